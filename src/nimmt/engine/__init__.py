@@ -1,0 +1,98 @@
+"""The rules engine of classic 6 nimmt!: standard library only, no I/O, no randomness of its own.
+
+Start with :class:`Game`. :mod:`nimmt.engine.core` holds the fast resolution that every game
+runs; :mod:`nimmt.engine.views` the per-seat views; :mod:`nimmt.engine.events` the events.
+"""
+
+from nimmt.engine.cards import (
+    BULLHEADS,
+    DECK,
+    GAME_END_THRESHOLD,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_ROWS,
+    ROW_LIMIT,
+    bullheads,
+    total_bullheads,
+)
+from nimmt.engine.core import Placement, RoundState, deal_cards
+from nimmt.engine.errors import (
+    CardAlreadyChosenError,
+    CardNotInHandError,
+    GameOverError,
+    InvalidDealError,
+    NoCardChosenError,
+    NoRowChoicePendingError,
+    NotYourDecisionError,
+    PlayerCountError,
+    RowChoiceMissingError,
+    RowIndexError,
+    RuleError,
+    SeatError,
+    WrongPhaseError,
+)
+from nimmt.engine.events import (
+    CardChosen,
+    CardPlaced,
+    CardsRevealed,
+    ChoiceWithdrawn,
+    Event,
+    GameOver,
+    HandDealt,
+    RoundDealt,
+    RoundScored,
+    RowChoiceRequired,
+    RowTaken,
+    visible_to,
+)
+from nimmt.engine.game import Game, RoundLog, Turn
+from nimmt.engine.views import Outcome, PendingRowChoice, Phase, SeatView
+
+__all__ = [
+    "BULLHEADS",
+    "DECK",
+    "GAME_END_THRESHOLD",
+    "HAND_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NUM_ROWS",
+    "ROW_LIMIT",
+    "CardAlreadyChosenError",
+    "CardChosen",
+    "CardNotInHandError",
+    "CardPlaced",
+    "CardsRevealed",
+    "ChoiceWithdrawn",
+    "Event",
+    "Game",
+    "GameOver",
+    "GameOverError",
+    "HandDealt",
+    "InvalidDealError",
+    "NoCardChosenError",
+    "NoRowChoicePendingError",
+    "NotYourDecisionError",
+    "Outcome",
+    "PendingRowChoice",
+    "Phase",
+    "Placement",
+    "PlayerCountError",
+    "RoundDealt",
+    "RoundLog",
+    "RoundScored",
+    "RoundState",
+    "RowChoiceMissingError",
+    "RowChoiceRequired",
+    "RowIndexError",
+    "RowTaken",
+    "RuleError",
+    "SeatError",
+    "SeatView",
+    "Turn",
+    "WrongPhaseError",
+    "bullheads",
+    "deal_cards",
+    "total_bullheads",
+    "visible_to",
+]

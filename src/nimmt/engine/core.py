@@ -1,0 +1,154 @@
+"""The hot core: one round's mutable state and the resolution of a turn.
+
+This is the code every game runs, from the web table to the bots' simulations and the
+benchmark: :class:`~nimmt.engine.game.Game` validates actions and turns the placements returned
+here into events, so validation, views and events stay off this path.
+
+Rules implemented here (RULES.md, "A turn"): the cards of a turn are placed lowest first; each
+goes after the row whose last card is the highest card lower than it; a sixth card takes the
+five cards of its row and starts it anew; a card lower than every row end takes the row its
+player chose and starts it anew. A taken row is restarted in the same place.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from nimmt.engine.cards import BULLHEADS, DECK, HAND_SIZE, HIGHEST_CARD, NUM_ROWS, ROW_LIMIT
+
+
+class Placement(NamedTuple):
+    """Where one card of a turn went, and what its player took doing so."""
+
+    seat: int
+    card: int
+    row: int
+    taken: tuple[int, ...]
+    """The cards the player took (empty when the card was simply added to its row)."""
+    too_low: bool
+    """True when the card was below every row and its player chose the row to take."""
+
+
+def deal_cards(rng: random.Random, players: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Shuffle all 104 cards and deal ``players`` hands of ten plus four row cards.
+
+    Drawing ``10 * players + 4`` cards uniformly without replacement is the same as shuffling the
+    whole deck and dealing from the top; the rest of the deck stays unseen.
+    """
+    drawn = rng.sample(DECK, HAND_SIZE * players + NUM_ROWS)
+    hands = [drawn[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(players)]
+    rows = [[card] for card in drawn[-NUM_ROWS:]]
+    return rows, hands
+
+
+def too_low(rows: Sequence[Sequence[int]], card: int) -> bool:
+    """True when ``card`` is lower than the last card of every row."""
+    return all(card < row[-1] for row in rows)
+
+
+def row_bullheads(row: Sequence[int]) -> int:
+    """The bullheads a player takes with ``row``."""
+    return sum(BULLHEADS[card] for card in row)
+
+
+class RoundState:
+    """A round in progress: rows, hands, what each player took, and the turn number.
+
+    Mutable and unvalidated, for speed; :meth:`copy` is cheap so that search can branch.
+    Hands keep the order they were dealt in. Besides the rows it keeps their ends sorted, with a
+    table from each end card to its row, so that finding a card's row is one bisection.
+    """
+
+    __slots__ = ("_ends", "_row_of_end", "hands", "penalties", "piles", "rows", "turn")
+
+    def __init__(self, rows: list[list[int]], hands: list[list[int]]) -> None:
+        self.rows = rows
+        self.hands = hands
+        self.penalties = [0] * len(hands)
+        self.piles: list[list[int]] = [[] for _ in hands]
+        self.turn = 0
+        self._ends = sorted(row[-1] for row in rows)
+        self._row_of_end = [0] * (HIGHEST_CARD + 1)
+        for index, row in enumerate(rows):
+            self._row_of_end[row[-1]] = index
+
+    def copy(self) -> RoundState:
+        clone = RoundState.__new__(RoundState)
+        clone.rows = [list(row) for row in self.rows]
+        clone.hands = [list(hand) for hand in self.hands]
+        clone.penalties = list(self.penalties)
+        clone.piles = [list(pile) for pile in self.piles]
+        clone.turn = self.turn
+        clone._ends = list(self._ends)
+        clone._row_of_end = list(self._row_of_end)
+        return clone
+
+    @property
+    def finished(self) -> bool:
+        return self.turn >= HAND_SIZE
+
+    def row_of(self, card: int) -> int:
+        """The row ``card`` would go after now, or -1 when it is below every row end."""
+        position = bisect_left(self._ends, card)
+        return self._row_of_end[self._ends[position - 1]] if position else -1
+
+    def needs_row_choice(self, cards: Sequence[int]) -> bool:
+        """True when the lowest of the turn's ``cards`` is below every row end."""
+        return min(cards) < self._ends[0]
+
+    def resolve_turn(
+        self,
+        cards: Sequence[int],
+        row_choice: int | None = None,
+        log: list[Placement] | None = None,
+    ) -> None:
+        """Play one turn: ``cards[seat]`` is the card each seat chose (each must be in its hand).
+
+        ``row_choice`` is the row the owner of the lowest card takes when that card is below every
+        row end; it is ignored otherwise. When ``log`` is given, the placements are appended to it,
+        lowest card first (search and benchmarks skip that work).
+        """
+        rows = self.rows
+        ends = self._ends
+        row_of_end = self._row_of_end
+        for card in sorted(cards):
+            seat = cards.index(card)
+            self.hands[seat].remove(card)
+            position = bisect_left(ends, card)
+            if position == 0:
+                # Below every row: only the turn's lowest card can be here. Its row restarts
+                # with the lowest end of all, so the sorted ends stay sorted.
+                if row_choice is None:
+                    raise ValueError(f"card {card} is below every row: a row choice is needed")
+                taken = rows[row_choice]
+                rows[row_choice] = [card]
+                ends.remove(taken[-1])
+                ends.insert(0, card)
+                row_of_end[card] = row_choice
+                self._take(seat, taken)
+                if log is not None:
+                    log.append(Placement(seat, card, row_choice, tuple(taken), True))
+                continue
+            # The card replaces the highest end below it; no end lies between the two, so the
+            # sorted ends stay sorted.
+            index = row_of_end[ends[position - 1]]
+            ends[position - 1] = card
+            row_of_end[card] = index
+            row = rows[index]
+            if len(row) == ROW_LIMIT:
+                rows[index] = [card]
+                self._take(seat, row)
+                if log is not None:
+                    log.append(Placement(seat, card, index, tuple(row), False))
+            else:
+                row.append(card)
+                if log is not None:
+                    log.append(Placement(seat, card, index, (), False))
+        self.turn += 1
+
+    def _take(self, seat: int, cards: list[int]) -> None:
+        self.piles[seat].extend(cards)
+        self.penalties[seat] += sum([BULLHEADS[card] for card in cards])

@@ -1,0 +1,60 @@
+"""Every way a caller can break the rules, as a precise exception type.
+
+All are ``ValueError`` subclasses under :class:`RuleError`, in the manner of python-chess's
+``IllegalMoveError``: the edge (CLI, server) turns them into one clear message. A rejected
+action never changes the game.
+"""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """An action the rules of classic 6 nimmt! do not allow at this point of the game."""
+
+
+class PlayerCountError(RuleError):
+    """The game is for 2 to 10 players."""
+
+
+class SeatError(RuleError):
+    """A seat number that is not at this table."""
+
+
+class WrongPhaseError(RuleError):
+    """The action does not fit the game's phase (for instance a card while a row is chosen)."""
+
+
+class GameOverError(WrongPhaseError):
+    """Any action after the game has ended."""
+
+
+class CardNotInHandError(RuleError):
+    """The card is not in that player's hand (or is no card at all)."""
+
+
+class CardAlreadyChosenError(RuleError):
+    """The player has already chosen a card this turn."""
+
+
+class NoCardChosenError(RuleError):
+    """There is no chosen card to take back."""
+
+
+class NoRowChoicePendingError(RuleError):
+    """A row choice was made when nobody has to choose a row."""
+
+
+class NotYourDecisionError(RuleError):
+    """A row choice by a player other than the one whose card is below every row."""
+
+
+class RowIndexError(RuleError):
+    """A row number outside 0 to 3."""
+
+
+class InvalidDealError(RuleError):
+    """Dealt cards that are not a legal deal (wrong counts, repeats, numbers outside 1 to 104)."""
+
+
+class RowChoiceMissingError(RuleError):
+    """A turn whose lowest card is below every row, given without the row its player takes."""

@@ -1,0 +1,430 @@
+"""A whole game of classic 6 nimmt! for 2 to 10 players, with every rule checked.
+
+:class:`Game` is the rules engine's public face. Its transitions are verbs: :meth:`Game.deal`
+(chance, an explicit step with an injected RNG), :meth:`Game.play` (one hidden card from one
+seat, in any order), :meth:`Game.choose_row` (the pending decision of the one player whose card is
+below every row) and :meth:`Game.play_turn` (a whole turn as one joint action, for records and
+search). Its queries are nouns: :meth:`Game.view`, :attr:`Game.outcome`, :meth:`Game.legal_cards`.
+
+Rules (RULES.md): nothing is revealed until every player has chosen; the cards then resolve lowest
+first (see :mod:`nimmt.engine.core`); a card below every row pauses the turn until its player
+chooses the row to take, before any other card of the turn is placed; after ten turns the round's
+bullheads are added to the totals; the game ends after a round in which someone has more than 66
+(exactly 66 plays on), and every player with the lowest total wins.
+
+>>> game = Game(2)
+>>> game.deal_cards(rows=[[12], [37], [43], [58]],
+...                 hands=[list(range(1, 11)), list(range(60, 70))])
+>>> game.play(1, 61)
+>>> game.play(0, 3)
+>>> game.phase, game.pending_row_choice
+(<Phase.CHOOSING_ROW: 'choosing_row'>, PendingRowChoice(seat=0, card=3))
+>>> game.choose_row(0, 1)
+>>> game.rows
+((12,), (3,), (43,), (58, 61))
+>>> game.penalties
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from nimmt.engine import errors
+from nimmt.engine.cards import (
+    BULLHEADS,
+    GAME_END_THRESHOLD,
+    HAND_SIZE,
+    HIGHEST_CARD,
+    LOWEST_CARD,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_ROWS,
+)
+from nimmt.engine.core import Placement, RoundState, deal_cards
+from nimmt.engine.events import (
+    CardChosen,
+    CardPlaced,
+    CardsRevealed,
+    ChoiceWithdrawn,
+    Event,
+    GameOver,
+    HandDealt,
+    RoundDealt,
+    RoundScored,
+    RowChoiceRequired,
+    RowTaken,
+    visible_to,
+)
+from nimmt.engine.views import Outcome, PendingRowChoice, Phase, SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One resolved (or row-pending) turn: the card of each seat, and the row chosen if any."""
+
+    cards: tuple[int, ...]
+    row: int | None = None
+
+
+@dataclass(slots=True)
+class RoundLog:
+    """What a round was dealt and what was played in it: the stuff of a game record."""
+
+    rows: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    turns: list[Turn] = field(default_factory=list)
+    penalties: tuple[int, ...] | None = None
+    """Set once the round is complete and scored."""
+
+
+class Game:
+    """A game of classic 6 nimmt! (see the module docstring)."""
+
+    __slots__ = (
+        "_chosen",
+        "_events",
+        "_pending",
+        "_phase",
+        "_revealed",
+        "_state",
+        "_totals",
+        "history",
+        "players",
+    )
+
+    def __init__(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise errors.PlayerCountError("the number of players must be a whole number")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise errors.PlayerCountError(
+                f"classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+            )
+        self.players = players
+        self.history: list[RoundLog] = []
+        self._phase = Phase.DEALING
+        self._totals = [0] * players
+        self._state: RoundState | None = None
+        self._chosen: list[int | None] = [None] * players
+        self._revealed: tuple[int, ...] | None = None
+        self._pending: PendingRowChoice | None = None
+        self._events: list[Event] = []
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def round(self) -> int:
+        """1-based number of the current round; 0 before the first deal."""
+        return len(self.history)
+
+    @property
+    def turn(self) -> int:
+        """Turns completed in the current round."""
+        return self._state.turn if self._state is not None else 0
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        if self._state is None:
+            return ()
+        return tuple(tuple(row) for row in self._state.rows)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Totals of the completed rounds."""
+        return tuple(self._totals)
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """Bullheads taken by each seat in the current round so far."""
+        if self._state is None or self._phase is Phase.DEALING:
+            return (0,) * self.players
+        return tuple(self._state.penalties)
+
+    @property
+    def pending_row_choice(self) -> PendingRowChoice | None:
+        return self._pending
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        if self._phase is not Phase.GAME_OVER:
+            return None
+        best = min(self._totals)
+        winners = tuple(seat for seat, total in enumerate(self._totals) if total == best)
+        return Outcome(self.totals, winners)
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Every event so far, unfiltered: pass them through :meth:`events_for` for a seat."""
+        return tuple(self._events)
+
+    @property
+    def event_count(self) -> int:
+        return len(self._events)
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        """The events from index ``since`` on that ``seat`` (``None``: a spectator) may see."""
+        return [event for event in self._events[since:] if visible_to(event, seat)]
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats the game waits for: those yet to choose a card, or the one to choose a row."""
+        if self._phase is Phase.CHOOSING_CARDS:
+            return tuple(seat for seat, card in enumerate(self._chosen) if card is None)
+        if self._pending is not None:
+            return (self._pending.seat,)
+        return ()
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s cards, sorted (including a card chosen face down this turn)."""
+        self._check_seat(seat)
+        if self._state is None or self._phase is Phase.DEALING:
+            return ()
+        return tuple(sorted(self._state.hands[seat]))
+
+    def legal_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` may play now."""
+        self._check_seat(seat)
+        if self._phase is not Phase.CHOOSING_CARDS or self._chosen[seat] is not None:
+            return ()
+        return self.hand(seat)
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see (``None``: a spectator, who sees no hand)."""
+        if seat is not None:
+            self._check_seat(seat)
+        log = self.history[-1] if self.history else None
+        resolved = [turn.cards for turn in log.turns] if log is not None else []
+        if self._revealed is not None and resolved:
+            resolved.pop()  # the turn awaiting a row choice is shown as ``revealed``
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            phase=self._phase,
+            round=self.round,
+            turn=self.turn,
+            rows=self.rows,
+            hand=self.hand(seat) if seat is not None else (),
+            chosen_card=self._chosen[seat] if seat is not None else None,
+            has_chosen=tuple(card is not None for card in self._chosen),
+            revealed=self._revealed,
+            pending_row_choice=self._pending,
+            round_rows=log.rows if log is not None else (),
+            played=tuple(resolved),
+            penalties=self.penalties,
+            totals=self.totals,
+            score_sheet=tuple(
+                entry.penalties for entry in self.history if entry.penalties is not None
+            ),
+            outcome=self.outcome,
+        )
+
+    def spectator_view(self) -> SeatView:
+        return self.view(None)
+
+    def round_state(self) -> RoundState:
+        """A copy of the current round's full state (every hand): for the engine's own callers
+        that are entitled to it, such as records and the arena's referee; never for a bot."""
+        if self._state is None:
+            raise errors.WrongPhaseError("no round has been dealt yet")
+        return self._state.copy()
+
+    # ------------------------------------------------------------- transitions
+
+    def deal(self, rng: random.Random | int) -> None:
+        """Deal a new round from all 104 cards, shuffled by ``rng`` (a ``Random`` or a seed)."""
+        self._check_phase(Phase.DEALING, "a round can be dealt only between rounds")
+        generator = rng if isinstance(rng, random.Random) else random.Random(rng)
+        rows, hands = deal_cards(generator, self.players)
+        self._start_round(rows, hands)
+
+    def deal_cards(self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
+        """Deal given cards (from a record): four one-card rows and ten cards for each seat."""
+        self._check_phase(Phase.DEALING, "a round can be dealt only between rounds")
+        if len(rows) != NUM_ROWS or any(len(row) != 1 for row in rows):
+            raise errors.InvalidDealError("a round starts with 4 rows of one card each")
+        if len(hands) != self.players:
+            raise errors.InvalidDealError(f"{len(hands)} hands dealt for {self.players} players")
+        for seat, hand in enumerate(hands):
+            if len(hand) != HAND_SIZE:
+                raise errors.InvalidDealError(
+                    f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}"
+                )
+        cards = [row[0] for row in rows] + [card for hand in hands for card in hand]
+        for card in cards:
+            if isinstance(card, bool) or not isinstance(card, int):
+                raise errors.InvalidDealError(f"{card!r} is not a card number")
+            if not LOWEST_CARD <= card <= HIGHEST_CARD:
+                raise errors.InvalidDealError(f"there is no card {card}: cards are 1 to 104")
+        if len(set(cards)) != len(cards):
+            repeated = sorted({card for card in cards if cards.count(card) > 1})
+            raise errors.InvalidDealError(f"card {repeated[0]} is dealt more than once")
+        self._start_round([[row[0]] for row in rows], [list(hand) for hand in hands])
+
+    def play(self, seat: int, card: int) -> None:
+        """``seat`` chooses ``card`` face down; once every seat has chosen, the turn resolves."""
+        self._check_can_choose(seat)
+        assert self._state is not None
+        if self._chosen[seat] is not None:
+            raise errors.CardAlreadyChosenError(
+                f"player {seat + 1} has already chosen a card this turn"
+            )
+        if card not in self._state.hands[seat]:
+            raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
+        self._chosen[seat] = card
+        self._events.append(CardChosen(seat))
+        if all(chosen is not None for chosen in self._chosen):
+            cards = tuple(chosen for chosen in self._chosen if chosen is not None)
+            self._reveal(cards, row=None)
+
+    def retract(self, seat: int) -> None:
+        """``seat`` takes back its face-down card, to choose again (before all have chosen)."""
+        self._check_can_choose(seat)
+        if self._chosen[seat] is None:
+            raise errors.NoCardChosenError(f"player {seat + 1} has no card chosen to take back")
+        self._chosen[seat] = None
+        self._events.append(ChoiceWithdrawn(seat))
+
+    def choose_row(self, seat: int, row: int) -> None:
+        """The player whose card is below every row takes ``row`` (0 to 3)."""
+        if self._phase is Phase.GAME_OVER:
+            raise errors.GameOverError("the game is over")
+        pending = self._pending
+        if pending is None:
+            raise errors.NoRowChoicePendingError("nobody has to choose a row now")
+        self._check_seat(seat)
+        if seat != pending.seat:
+            raise errors.NotYourDecisionError(
+                f"player {pending.seat + 1} chooses the row, not player {seat + 1}"
+            )
+        self._check_row(row)
+        revealed = self._revealed
+        assert revealed is not None
+        self.history[-1].turns[-1] = Turn(revealed, row)
+        self._resolve(revealed, row)
+
+    def play_turn(self, cards: Sequence[int], row: int | None = None) -> None:
+        """A whole turn as one joint action: ``cards[seat]`` for every seat, and the row taken by
+        the owner of the lowest card when it is below every row (``None`` otherwise)."""
+        if self._phase is Phase.GAME_OVER:
+            raise errors.GameOverError("the game is over")
+        self._check_phase(Phase.CHOOSING_CARDS, "a turn can be played only when cards are chosen")
+        if any(chosen is not None for chosen in self._chosen):
+            raise errors.CardAlreadyChosenError("some players have already chosen a card")
+        if len(cards) != self.players:
+            raise errors.RuleError(f"{len(cards)} cards played by {self.players} players")
+        state = self._state
+        assert state is not None
+        for seat, card in enumerate(cards):
+            if card not in state.hands[seat]:
+                raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
+        if state.needs_row_choice(cards):
+            if row is None:
+                raise errors.RowChoiceMissingError(
+                    f"{min(cards)} is below every row: its player must choose a row"
+                )
+            self._check_row(row)
+        elif row is not None:
+            raise errors.NoRowChoicePendingError(
+                f"no card is below every row, so no row is chosen (got row {row})"
+            )
+        for seat in range(self.players):
+            self._events.append(CardChosen(seat))
+        self._reveal(tuple(cards), row)
+
+    # -------------------------------------------------------------- internals
+
+    def _start_round(self, rows: list[list[int]], hands: list[list[int]]) -> None:
+        self._state = RoundState(rows, hands)
+        log = RoundLog(tuple(row[0] for row in rows), tuple(tuple(hand) for hand in hands))
+        self.history.append(log)
+        self._phase = Phase.CHOOSING_CARDS
+        self._chosen = [None] * self.players
+        self._events.append(RoundDealt(self.round, log.rows))
+        for seat, hand in enumerate(log.hands):
+            self._events.append(HandDealt(self.round, seat, tuple(sorted(hand))))
+
+    def _reveal(self, cards: tuple[int, ...], row: int | None) -> None:
+        state = self._state
+        assert state is not None
+        self._events.append(CardsRevealed(self.round, state.turn + 1, cards))
+        self.history[-1].turns.append(Turn(cards, row))
+        if row is None and state.needs_row_choice(cards):
+            low = min(cards)
+            self._pending = PendingRowChoice(cards.index(low), low)
+            self._revealed = cards
+            self._phase = Phase.CHOOSING_ROW
+            self._events.append(RowChoiceRequired(self._pending.seat, low))
+            return
+        self._resolve(cards, row)
+
+    def _resolve(self, cards: tuple[int, ...], row: int | None) -> None:
+        state = self._state
+        assert state is not None
+        placements: list[Placement] = []
+        state.resolve_turn(cards, row, placements)
+        for placement in placements:
+            if placement.taken:
+                self._events.append(
+                    RowTaken(
+                        placement.seat,
+                        placement.row,
+                        placement.taken,
+                        sum(BULLHEADS[card] for card in placement.taken),
+                        placement.too_low,
+                    )
+                )
+            self._events.append(CardPlaced(placement.seat, placement.card, placement.row))
+        self._chosen = [None] * self.players
+        self._revealed = None
+        self._pending = None
+        self._phase = Phase.CHOOSING_CARDS
+        if state.turn == HAND_SIZE:
+            self._score_round()
+
+    def _score_round(self) -> None:
+        state = self._state
+        assert state is not None
+        penalties = tuple(state.penalties)
+        for seat, penalty in enumerate(penalties):
+            self._totals[seat] += penalty
+        self.history[-1].penalties = penalties
+        self._events.append(RoundScored(self.round, penalties, self.totals))
+        if max(self._totals) > GAME_END_THRESHOLD:
+            self._phase = Phase.GAME_OVER
+            outcome = self.outcome
+            assert outcome is not None
+            self._events.append(GameOver(outcome.totals, outcome.winners))
+        else:
+            self._phase = Phase.DEALING
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise errors.SeatError(f"{seat!r} is not a seat number")
+        if not 0 <= seat < self.players:
+            raise errors.SeatError(f"there is no seat {seat} at a table of {self.players}")
+
+    def _check_row(self, row: int) -> None:
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < NUM_ROWS:
+            raise errors.RowIndexError(f"there is no row {row!r}: rows are numbered 0 to 3")
+
+    def _check_phase(self, phase: Phase, message: str) -> None:
+        if self._phase is Phase.GAME_OVER:
+            raise errors.GameOverError("the game is over")
+        if self._phase is not phase:
+            raise errors.WrongPhaseError(message)
+
+    def _check_can_choose(self, seat: int) -> None:
+        if self._phase is Phase.CHOOSING_ROW:
+            assert self._pending is not None
+            self._check_seat(seat)
+            raise errors.WrongPhaseError(
+                f"the table waits for player {self._pending.seat + 1} to choose a row"
+            )
+        self._check_phase(Phase.CHOOSING_CARDS, "no round is being played: deal first")
+        self._check_seat(seat)

@@ -1,0 +1,104 @@
+"""What one seat, or a spectator, may see: the one place where hidden information is filtered.
+
+:func:`~nimmt.engine.game.Game.view` builds a :class:`SeatView`; the terminal, the web server and
+every bot get only that. A view holds the seat's own hand and its own face-down card, never
+another seat's, and never a card of the current turn before all have been revealed.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from nimmt.engine.cards import DECK
+
+
+class Phase(enum.Enum):
+    """Where the game stands."""
+
+    DEALING = "dealing"
+    """Waiting for the deal of a new round (chance is its own step)."""
+    CHOOSING_CARDS = "choosing_cards"
+    """Every player chooses a card, face down, in any order."""
+    CHOOSING_ROW = "choosing_row"
+    """The turn's lowest card is below every row: its player chooses the row to take."""
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: the totals and every seat with the lowest one."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingRowChoice:
+    """Whose card is below every row, and which card it is."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The game as ``seat`` sees it (``seat`` is ``None`` for a spectator)."""
+
+    seat: int | None
+    players: int
+    phase: Phase
+    round: int
+    """1-based number of the current round (0 before the first deal)."""
+    turn: int
+    """Turns completed in the current round (0 to 10)."""
+    rows: tuple[tuple[int, ...], ...]
+    hand: tuple[int, ...]
+    """The seat's own cards, sorted (empty for a spectator)."""
+    chosen_card: int | None
+    """The seat's own face-down card this turn, if it has chosen one."""
+    has_chosen: tuple[bool, ...]
+    """For every seat, whether it has chosen its card this turn (never which)."""
+    revealed: tuple[int, ...] | None
+    """The turn's cards by seat once all are revealed and a row choice is awaited."""
+    pending_row_choice: PendingRowChoice | None
+    round_rows: tuple[int, ...]
+    """The four cards that started this round's rows."""
+    played: tuple[tuple[int, ...], ...]
+    """The cards revealed in each completed turn of this round, by seat."""
+    penalties: tuple[int, ...]
+    """Bullheads each seat has taken in this round so far."""
+    totals: tuple[int, ...]
+    """Totals of the completed rounds (the score sheet)."""
+    score_sheet: tuple[tuple[int, ...], ...]
+    """Each completed round's penalties, by seat."""
+    outcome: Outcome | None
+
+    def legal_cards(self) -> tuple[int, ...]:
+        """The cards this seat may play now (none if it has chosen or it is not its move)."""
+        if self.phase is not Phase.CHOOSING_CARDS or self.chosen_card is not None:
+            return ()
+        return self.hand
+
+    @property
+    def must_choose_row(self) -> bool:
+        """True when the table waits for this seat to choose a row to take."""
+        pending = self.pending_row_choice
+        return pending is not None and pending.seat == self.seat
+
+    def seen_cards(self) -> frozenset[int]:
+        """Every card this seat has seen this round: its hand, the row starters, all reveals."""
+        seen = set(self.hand)
+        seen.update(self.round_rows)
+        for cards in self.played:
+            seen.update(cards)
+        if self.revealed is not None:
+            seen.update(self.revealed)
+        if self.chosen_card is not None:
+            seen.add(self.chosen_card)
+        return frozenset(seen)
+
+    def unseen_cards(self) -> tuple[int, ...]:
+        """The cards this seat has not seen: others' hands and the undealt rest, mixed."""
+        seen = self.seen_cards()
+        return tuple(card for card in DECK if card not in seen)
