@@ -1,7 +1,8 @@
 """Computer players. Every bot decides from its seat's :class:`~nimmt.engine.SeatView` only.
 
 :func:`make_bot` builds a bot from its name as used on the command line (``random``, ``greedy``,
-...). :data:`BOT_NAMES` lists the names offered to people.
+``mc:N``, ``easy``, ``medium``, ``hard``). :data:`BOT_NAMES` lists the names offered to people.
+See ``docs/bots.md`` for what each bot does and how strong it measured.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import random
 
 from nimmt.bots.base import Bot
+from nimmt.bots.levels import LEVELS, make_level
+from nimmt.bots.montecarlo import MonteCarloBot
 from nimmt.bots.simple import GreedyBot, RandomBot
 
 
@@ -16,8 +19,11 @@ class UnknownBotError(ValueError):
     """A bot name that nimmt does not know."""
 
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy")
-"""The bot names a person can choose from, weakest first."""
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", *LEVELS)
+"""The bot names a person can choose from, weakest first (``mc:N`` is also accepted)."""
+
+MAX_SAMPLES = 100_000
+"""The largest ``N`` accepted in ``mc:N``: beyond it a decision would take minutes."""
 
 
 def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
@@ -28,7 +34,27 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
         return RandomBot(generator)
     if key == "greedy":
         return GreedyBot(generator)
-    raise UnknownBotError(f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}")
+    if key in LEVELS:
+        return make_level(key, generator)
+    if key.startswith("mc:"):
+        count = key[3:]
+        if not count.isdigit() or not 1 <= int(count) <= MAX_SAMPLES:
+            raise UnknownBotError(
+                f"unknown bot {name!r}: mc:N needs a whole number N from 1 to {MAX_SAMPLES}"
+            )
+        return MonteCarloBot(int(count), generator)
+    raise UnknownBotError(
+        f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)} or mc:N (e.g. mc:64)"
+    )
 
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "UnknownBotError", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "Bot",
+    "GreedyBot",
+    "MonteCarloBot",
+    "RandomBot",
+    "UnknownBotError",
+    "make_bot",
+]

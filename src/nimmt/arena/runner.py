@@ -1,0 +1,192 @@
+"""Duplicate matches between bots: every deal played in every rotation of the seats.
+
+INTERFACES.md section 3: each deal (one round of 10 turns) is played once for every rotation
+of the seats, so every bot plays every hand from every seat; the same seed gives the same deals.
+In rotation ``r`` the bot given ``i``-th sits at seat ``(i + r) % P``. With ``games`` instead of
+``deals``, each block is a whole game (rounds until someone has more than 66), and every
+rotation of a game is dealt the same sequence of rounds for as long as it lasts.
+
+Deals, and the bots' own random choices, are drawn from generators seeded by the arena's seed
+and the block, rotation and bot, never from shared state, so a run gives the same games whatever
+the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimmt.arena.referee import GamePlay, play_deal, play_game
+from nimmt.arena.stats import Estimate, summarize
+from nimmt.bots import Bot, make_bot
+from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS, deal_cards
+
+
+class ArenaError(ValueError):
+    """An arena that cannot be run as asked (too few seats, no deals, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What to play: the bots by name (one seat each), how many blocks, and the seed."""
+
+    bots: tuple[str, ...]
+    blocks: int
+    seed: int
+    whole_games: bool = False
+    """False: each block is one deal (a round); True: each block is a whole game."""
+    keep_records: bool = False
+
+
+@dataclass(slots=True)
+class BlockResult:
+    """One block played in every rotation: bullheads by rotation and bot, thinking time."""
+
+    index: int
+    scores: list[list[int]]
+    """``scores[rotation][bot]``: the bot's bullheads in that rotation's game."""
+    seconds: list[float]
+    decisions: list[int]
+    rounds: int
+    records: list[tuple[str, str]] = field(default_factory=list)
+    """``(file name, record text)`` for each game, when records are kept."""
+
+
+def deal_rng(seed: int, block: int, round_index: int = 0) -> random.Random:
+    """The generator that deals round ``round_index`` of block ``block``."""
+    return random.Random(f"nimmt-arena:{seed}:{block}:{round_index}")
+
+
+def bot_rng(seed: int, block: int, rotation: int, bot: int) -> random.Random:
+    """The generator of the ``bot``-th bot's own random choices in one game."""
+    return random.Random(f"nimmt-arena-bot:{seed}:{block}:{rotation}:{bot}")
+
+
+def check_match(match: Match) -> None:
+    """Raise :class:`ArenaError` (or the bots' ``UnknownBotError``) for a match that cannot run."""
+    if not MIN_PLAYERS <= len(match.bots) <= MAX_PLAYERS:
+        raise ArenaError(
+            f"an arena seats {MIN_PLAYERS} to {MAX_PLAYERS} bots, not {len(match.bots)}"
+        )
+    if match.blocks < 1:
+        raise ArenaError("play at least one deal (or game)")
+    for name in match.bots:
+        make_bot(name, 0)
+
+
+def play_block(match: Match, block: int) -> BlockResult:
+    """Play block ``block`` of ``match`` in every rotation of the seats."""
+    seats = len(match.bots)
+    result = BlockResult(block, [], [0.0] * seats, [0] * seats, 0)
+    rows, hands = deal_cards(deal_rng(match.seed, block), seats)
+    for rotation in range(seats):
+        # The bot given i-th sits at seat (i + rotation) % seats.
+        order = [(seat - rotation) % seats for seat in range(seats)]
+        bots: list[Bot] = [
+            make_bot(match.bots[i], bot_rng(match.seed, block, rotation, i)) for i in order
+        ]
+        play: GamePlay
+        if match.whole_games:
+            play = play_game(bots, lambda r: deal_rng(match.seed, block, r))
+        else:
+            play = play_deal(bots, rows, hands)
+        assert play.clock is not None
+        by_bot = [0] * seats
+        for seat, bot in enumerate(order):
+            by_bot[bot] = play.penalties[seat]
+            result.seconds[bot] += play.clock.seconds[seat]
+            result.decisions[bot] += play.clock.decisions[seat]
+        result.scores.append(by_bot)
+        result.rounds += play.game.round
+        if match.keep_records:
+            result.records.append(_record(match, block, rotation, order, play))
+    return result
+
+
+def _record(
+    match: Match, block: int, rotation: int, order: Sequence[int], play: GamePlay
+) -> tuple[str, str]:
+    from nimmt.records import dump_record, to_record
+
+    players = [f"{match.bots[bot]} #{bot + 1}" for bot in order]
+    meta = {
+        "arena": {
+            "seed": match.seed,
+            "block": block,
+            "rotation": rotation,
+            "whole_game": match.whole_games,
+            "bots": list(match.bots),
+        }
+    }
+    kind = "game" if match.whole_games else "deal"
+    name = f"{kind}{block + 1:05d}-rotation{rotation + 1:02d}.json"
+    return name, dump_record(to_record(play.game, players, meta))
+
+
+def play_match(
+    match: Match,
+    jobs: int = 1,
+    on_block: Callable[[BlockResult], None] | None = None,
+) -> list[BlockResult]:
+    """Play every block of ``match`` (in ``jobs`` worker processes when more than one), calling
+    ``on_block`` as each one finishes; the results come back in block order."""
+    check_match(match)
+    results: list[BlockResult] = []
+    if jobs <= 1:
+        for block in range(match.blocks):
+            result = play_block(match, block)
+            results.append(result)
+            if on_block is not None:
+                on_block(result)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_block, match, block) for block in range(match.blocks)]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if on_block is not None:
+                    on_block(result)
+    results.sort(key=lambda result: result.index)
+    return results
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _interval(estimate: Estimate) -> list[float | None]:
+    return [_rounded(estimate.low, 3), _rounded(estimate.high, 3)]
+
+
+def report(match: Match, results: Sequence[BlockResult]) -> dict[str, Any]:
+    """The arena's JSON report (INTERFACES.md section 3) for the played blocks."""
+    figures = summarize([result.scores for result in results])
+    seats = len(match.bots)
+    bots: list[dict[str, Any]] = []
+    for index, name in enumerate(match.bots):
+        seconds = sum(result.seconds[index] for result in results)
+        decisions = sum(result.decisions[index] for result in results)
+        figure = figures[index]
+        bots.append(
+            {
+                "bot": name,
+                "mean": round(figure.mean.mean, 3),
+                "ci95": _interval(figure.mean),
+                "vs_others": round(figure.vs_others.mean, 3),
+                "vs_others_ci95": _interval(figure.vs_others),
+                "win_share": round(figure.win_share, 4),
+                "ms_per_move": round(1000.0 * seconds / decisions, 3) if decisions else 0.0,
+            }
+        )
+    rounds = sum(result.rounds for result in results)
+    out: dict[str, Any] = {"seats": seats}
+    if match.whole_games:
+        out.update({"mode": "games", "whole_games": len(results), "rounds": rounds})
+        out.update({"deals": rounds, "games": len(results) * seats})
+    else:
+        out.update({"mode": "deals", "deals": len(results), "games": len(results) * seats})
+    out.update({"seed": match.seed, "bots": bots})
+    return out

@@ -1,0 +1,142 @@
+"""``nimmt arena``: bots against each other on duplicate deals (INTERFACES.md section 3).
+
+Plays every deal once for every rotation of the seats, in parallel worker processes, and prints
+each bot's mean bullheads, its paired ``vs_others`` figure with 95% intervals (each deal's
+rotations as one block), its tie-split win share and its thinking time per decision. ``--games``
+plays whole games (to more than 66) instead of single deals.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from nimmt.arena import ArenaError, BlockResult, Match, check_match, play_match, report
+from nimmt.bots import UnknownBotError
+from nimmt.cli.errors import fail
+
+
+def arena(
+    bots: Annotated[
+        list[str], typer.Argument(help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …")
+    ],
+    deals: Annotated[int, typer.Option(help="Duplicate deals (rounds) to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the deals (and the bots' own choices).")] = 1,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    jobs: Annotated[
+        int | None, typer.Option(help="Worker processes (default: all cores).")
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Write every game's record into this directory.")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(help="Play this many whole games (to more than 66) instead of deals."),
+    ] = None,
+) -> None:
+    """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        fail("--jobs must be at least 1")
+    if games is not None and games < 1:
+        fail("--games must be at least 1")
+    match = Match(
+        bots=tuple(bots),
+        blocks=games if games is not None else deals,
+        seed=seed,
+        whole_games=games is not None,
+        keep_records=record is not None,
+    )
+    try:
+        check_match(match)
+    except (ArenaError, UnknownBotError) as error:
+        fail(str(error))
+    if record is not None:
+        try:
+            record.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot create the record directory {str(record)!r}: {error.strerror}")
+
+    def keep(result: BlockResult) -> None:
+        assert record is not None
+        for name, text in result.records:
+            (record / name).write_text(text, encoding="utf-8")
+
+    on_block = keep if record is not None else None
+    errors = Console(stderr=True)
+    try:
+        if errors.is_terminal and not errors.is_dumb_terminal:
+            results = _with_progress(errors, match, workers, on_block)
+        else:
+            results = play_match(match, workers, on_block)
+    except KeyboardInterrupt:
+        fail("interrupted")
+    except OSError as error:
+        fail(f"cannot write a record: {error}")
+    figures = report(match, results)
+    if json_output:
+        typer.echo(json.dumps(figures))
+    else:
+        Console().print(_table(figures))
+
+
+def _with_progress(
+    console: Console, match: Match, workers: int, on_block: Any
+) -> list[BlockResult]:
+    what = "games" if match.whole_games else "deals"
+    columns = (
+        TextColumn(f"[bold]arena[/] {what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(what, total=match.blocks)
+
+        def advance(result: BlockResult) -> None:
+            if on_block is not None:
+                on_block(result)
+            progress.advance(task)
+
+        return play_match(match, workers, advance)
+
+
+def _interval(bounds: list[float | None]) -> str:
+    low, high = bounds
+    if low is None or high is None:
+        return "–"
+    return f"{low:.2f} … {high:.2f}"
+
+
+def _table(figures: dict[str, Any]) -> Table:
+    if figures["mode"] == "games":
+        title = (
+            f"{figures['whole_games']} whole games × {figures['seats']} rotations "
+            f"({figures['rounds']} rounds), seed {figures['seed']}: bullheads per game"
+        )
+    else:
+        title = (
+            f"{figures['deals']} deals × {figures['seats']} rotations, seed {figures['seed']}: "
+            "bullheads per deal"
+        )
+    table = Table(title=title)
+    for header in ("bot", "mean", "95% CI", "vs others", "95% CI", "win share", "ms/move"):
+        table.add_column(header, justify="left" if header == "bot" else "right")
+    for bot in figures["bots"]:
+        table.add_row(
+            bot["bot"],
+            f"{bot['mean']:.2f}",
+            _interval(bot["ci95"]),
+            f"{bot['vs_others']:+.2f}",
+            _interval(bot["vs_others_ci95"]),
+            f"{bot['win_share']:.3f}",
+            f"{bot['ms_per_move']:.2f}",
+        )
+    return table
