@@ -1,0 +1,94 @@
+"""`nimmt play`: a whole game of classic 6 nimmt! in the terminal, one person against bots.
+
+This module only reads and checks the options; the game itself is :mod:`nimmt.terminal`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot
+from nimmt.cli.errors import fail
+from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
+from nimmt.terminal import DEFAULT_DELAY, PlaySettings, bot_kinds_for, run
+
+DEFAULT_BOT = "medium" if "medium" in BOT_NAMES else "greedy"
+MAX_NAME_LENGTH = 24
+MAX_DELAY = 10.0
+
+
+def play(
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players",
+            "-n",
+            help=f"Players at the table, you included ({MIN_PLAYERS} to {MAX_PLAYERS}).",
+        ),
+    ] = 4,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="KIND[,KIND...]",
+            help="The bots' kind: one for every bot, or one per bot seat, comma-separated "
+            f"({', '.join(BOT_NAMES)}).",
+        ),
+    ] = DEFAULT_BOT,
+    name: Annotated[str, typer.Option("--name", help="Your name on the score sheet.")] = "You",
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed for the deal and the bots (same seed, same game)."),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Save the game record (JSON) to FILE at the end, or when interrupted.",
+        ),
+    ] = None,
+    fast: Annotated[
+        bool, typer.Option("--fast", help="Tell the turns without pausing between cards.")
+    ] = False,
+    delay: Annotated[
+        float | None,
+        typer.Option(
+            "--delay",
+            metavar="SECONDS",
+            help=f"Pause between cards when telling a turn (default {DEFAULT_DELAY} in a "
+            "terminal, 0 otherwise).",
+        ),
+    ] = None,
+) -> None:
+    """Play a game of 6 nimmt! against bots in the terminal."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        fail(f"classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    kinds = tuple(kind.strip() for kind in bots.split(","))
+    try:
+        bot_kinds_for(players, kinds)
+        for kind in kinds:
+            make_bot(kind, 0)
+    except (UnknownBotError, ValueError) as error:
+        fail(str(error))
+    person = name.strip()
+    if not person or not person.isprintable() or len(person) > MAX_NAME_LENGTH:
+        fail(f"the name must be 1 to {MAX_NAME_LENGTH} printable characters")
+    if fast and delay is not None:
+        fail("give --fast or --delay, not both")
+    if delay is not None and not 0 <= delay <= MAX_DELAY:
+        fail(f"--delay must be between 0 and {MAX_DELAY:g} seconds")
+    if record is not None and not record.parent.is_dir():
+        fail(f"cannot write the record to {record}: no such directory {record.parent}")
+    console = Console(highlight=False)
+    if delay is None:
+        delay = 0.0 if fast or not console.is_terminal else DEFAULT_DELAY
+    settings = PlaySettings(
+        players=players, bots=kinds, name=person, seed=seed, delay=delay, record=record
+    )
+    status = run(settings, console=console, err_console=Console(stderr=True, highlight=False))
+    raise typer.Exit(status)
