@@ -1,0 +1,55 @@
+// The single-page app's entry: picks the language, draws the header, and routes
+// "/" to the start page and "/t/{code}" to the table. No build step, no dependencies.
+
+import { clear, h } from "./js/dom.js";
+import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
+import { mountStart } from "./js/start.js";
+import { mountTable } from "./js/table.js";
+
+const main = document.getElementById("main");
+let view = null; // the mounted page: {rerender(), destroy()}
+
+function translateStatic() {
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  const rules = document.getElementById("rules-link");
+  rules.href = `/rules/${currentLanguage()}`;
+  rules.setAttribute("hreflang", currentLanguage());
+  document.getElementById("lang-select").value = currentLanguage();
+  document.title = t("app.title");
+}
+
+function route() {
+  const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+  if (view) view.destroy();
+  clear(main);
+  if (match) view = mountTable(main, match[1].toUpperCase());
+  else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
+  else {
+    view = { rerender() {}, destroy() {} };
+    main.append(
+      h("section", { class: "page-message" },
+        h("h1", { text: t("app.not_found_title") }),
+        h("p", { text: t("app.not_found") }),
+        h("p", {}, h("a", { class: "button", href: "/", text: t("app.home") }))),
+    );
+  }
+}
+
+async function start() {
+  await setLanguage(pickLanguage());
+  translateStatic();
+  const select = document.getElementById("lang-select");
+  select.addEventListener("change", async () => {
+    if (!LANGUAGES.includes(select.value)) return;
+    await setLanguage(select.value, true);
+    translateStatic();
+    if (view) view.rerender();
+    select.focus();
+  });
+  route();
+}
+
+start().catch((err) => {
+  clear(main);
+  main.append(h("p", { class: "page-message", text: `6 nimmt! could not start: ${err}` }));
+});

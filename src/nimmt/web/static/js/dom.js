@@ -1,0 +1,44 @@
+// Tiny DOM helpers. Text always goes in through textContent, never innerHTML: player names and
+// server messages are untrusted.
+
+/**
+ * Build an element. `attrs` keys: `class`, `text`, `on` (event map), `dataset`, `style`, any
+ * attribute (false/null/undefined skip it, true sets it empty). Children: nodes, strings, arrays.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "on") for (const [type, fn] of Object.entries(value)) el.addEventListener(type, fn);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style") Object.assign(el.style, value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Wait for two animation frames, so a style set before is painted before the next change. */
+export const nextFrame = () =>
+  new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+
+export const prefersReducedMotion = () =>
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches;
