@@ -181,11 +181,15 @@ class Game:
         return ()
 
     def hand(self, seat: int) -> tuple[int, ...]:
-        """``seat``'s cards, sorted (including a card chosen face down this turn)."""
+        """``seat``'s cards, sorted: a card chosen face down is still in the hand, a revealed
+        card awaiting a row choice is not."""
         self._check_seat(seat)
         if self._state is None or self._phase is Phase.DEALING:
             return ()
-        return tuple(sorted(self._state.hands[seat]))
+        hand = self._state.hands[seat]
+        if self._revealed is not None:
+            hand = [card for card in hand if card != self._revealed[seat]]
+        return tuple(sorted(hand))
 
     def legal_cards(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` may play now."""

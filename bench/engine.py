@@ -1,0 +1,62 @@
+"""Rounds per second of the rules engine (INTERFACES.md section 5).
+
+Plays random rounds (a uniformly random legal card for every seat, a uniformly random row when
+the lowest card is below every row) through :class:`nimmt.engine.core.RoundState`, the resolution
+core that :class:`nimmt.engine.Game` and every game run, and prints one JSON line:
+
+    python bench/engine.py --players 4 --seconds 5 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from nimmt.engine import HAND_SIZE, NUM_ROWS
+from nimmt.engine.core import RoundState, deal_cards
+
+
+def play_random_rounds(players: int, seconds: float, seed: int) -> tuple[int, float]:
+    """Play whole random rounds for about ``seconds``; return (rounds, elapsed seconds)."""
+    rng = random.Random(seed)
+    uniform = rng.random  # int(uniform() * n) is a uniform index below n, cheaper than randrange
+    rounds = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(100):
+            state = RoundState(*deal_cards(rng, players))
+            for _ in range(HAND_SIZE):
+                cards = [hand[int(uniform() * len(hand))] for hand in state.hands]
+                row = int(uniform() * NUM_ROWS) if state.needs_row_choice(cards) else None
+                state.resolve_turn(cards, row)
+        rounds += 100
+        now = time.perf_counter()
+        if now >= deadline:
+            return rounds, now - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="N")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON line (the default)")
+    args = parser.parse_args()
+    rounds, elapsed = play_random_rounds(args.players, args.seconds, args.seed)
+    print(
+        json.dumps(
+            {
+                "players": args.players,
+                "rounds": rounds,
+                "seconds": round(elapsed, 3),
+                "rounds_per_s": round(rounds / elapsed, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""``nimmt replay`` through the real console command: output, exit status, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).parents[1] / "records" / "golden"
+NIMMT = str(Path(sys.executable).with_name("nimmt"))
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [NIMMT, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_replay_json_prints_the_summary() -> None:
+    result = run("replay", str(GOLDEN / "worked_example.json"), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(
+        (GOLDEN / "worked_example.expected.json").read_text()
+    )
+
+
+def test_replay_reads_standard_input() -> None:
+    result = run("replay", "-", "--json", stdin=(GOLDEN / "full_game.json").read_text())
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["finished"] is True and summary["winners"] == [0]
+
+
+def test_replay_tells_the_game_for_a_person() -> None:
+    result = run("replay", str(GOLDEN / "full_game.json"))
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "Round 4" in text and "Turn 10" in text
+    assert "Winner: Ana" in text
+    assert "chooses row" in text and "is the sixth in row" in text
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"format": "6nimmt-record", "version": 1, "edition": "professional",
+          "players": ["A", "B"], "rounds": []},
+         "error: edition 'professional' is not offered: nimmt plays only the classic edition"),
+        ({"format": "6nimmt-record", "version": 1, "players": ["A"], "rounds": []},
+         "error: a game has 2 to 10 players, this record has 1"),
+    ],
+)
+def test_bad_records_fail_with_one_error_line(record: dict[str, object], message: str) -> None:
+    result = run("replay", "-", "--json", stdin=json.dumps(record))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip() == message
+
+
+def test_a_rule_broken_in_a_turn_is_located(tmp_path: Path) -> None:
+    record = json.loads((GOLDEN / "worked_example.json").read_text())
+    record["rounds"][0]["turns"][1]["cards"][1] = 55
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    result = run("replay", str(path))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "error: round 1, turn 2: Ben played 55, which is not in their hand\n"
+
+
+@pytest.mark.parametrize(
+    ("argument", "content", "message"),
+    [
+        ("missing.json", None, "error: missing.json: no such file"),
+        ("garbled.json", "{not json", "error: not valid JSON"),
+        ("binary.json", b"\xff\xfe\x00", "error: binary.json: not a text file"),
+    ],
+)
+def test_unreadable_files(
+    tmp_path: Path, argument: str, content: str | bytes | None, message: str
+) -> None:
+    path = tmp_path / argument
+    if isinstance(content, str):
+        path.write_text(content)
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    result = subprocess.run(
+        [NIMMT, "replay", argument], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith(message)
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
