@@ -21,6 +21,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -225,21 +226,20 @@ class _Narrator:
         line = Text("  ")
         if taken is not None:
             # The row's old cards are the player's penalty; the card restarts the row.
-            took = Text.assemble(
-                "you take " if person else f"{self.who(event.seat)} takes ",
+            penalty = Text.assemble(
                 cards_text(taken.cards, " "),
                 (f" ({plural(taken.bullheads, 'bullhead')})", "bold red"),
+                f"; {event.card} starts the row.",
             )
             if taken.chosen:
-                line.append(f"{self.who(event.seat)} chose row {taken.row + 1}: ")
-                line.append(took)
-                line.append(f"; {event.card} starts the row.")
+                verb = "take" if person else "takes"
+                line.append(f"{self.who(event.seat)} {verb} row {taken.row + 1}: ")
             else:
                 line.append(f"{self.whose(event.seat)} ")
                 line.append(card_text(event.card))
                 line.append(f" is the 6th card in row {event.row + 1}: ")
-                line.append(took)
-                line.append(f"; {event.card} starts the row.")
+                line.append("you take " if person else f"{self.who(event.seat)} takes ")
+            line.append(penalty)
             self.rows[event.row] = [event.card]
         else:
             self.rows[event.row].append(event.card)
@@ -380,8 +380,9 @@ class TerminalGame:
         self._show_table(view)
         card = self._ask_card(view)
         self.game.play(PERSON_SEAT, card)
-        for seat, bot in self.bots.items():
-            self.game.play(seat, bot.choose_card(self.game.view(seat)))
+        with self._thinking("The others choose their cards…"):
+            for seat, bot in self.bots.items():
+                self.game.play(seat, bot.choose_card(self.game.view(seat)))
 
     def _choose_row(self) -> None:
         pending = self.game.pending_row_choice
@@ -390,13 +391,20 @@ class TerminalGame:
             self._tell_new_events()
             row = self._ask_row(self.game.view(PERSON_SEAT))
         else:
-            row = self.bots[pending.seat].choose_row(self.game.view(pending.seat))
+            with self._thinking(f"{self.names[pending.seat]} chooses a row…"):
+                row = self.bots[pending.seat].choose_row(self.game.view(pending.seat))
         self.game.choose_row(pending.seat, row)
 
     def _tell_new_events(self) -> None:
         for event in self.game.events_for(PERSON_SEAT, self._seen):
             self._narrator.tell(event)
         self._seen = self.game.event_count
+
+    def _thinking(self, message: str) -> AbstractContextManager[object]:
+        """A spinner while slow bots think, on a real terminal only (never in a transcript)."""
+        if self.console.is_terminal and not self.console.is_dumb_terminal:
+            return self.console.status(Text(message, style="dim"), spinner="dots")
+        return nullcontext()
 
     def _pause(self) -> None:
         if self.settings.delay > 0:
@@ -459,10 +467,10 @@ class TerminalGame:
         pending = view.pending_row_choice
         assert pending is not None
         self.console.print(rows_table(view.rows))
-        costs = Text("Taking a row costs its bullheads:  ", style="dim")
+        costs = Text("What each row costs you, in bullheads:  ", style="dim")
         costs.append(
             Text(" · ").join(
-                Text(f"row {index + 1}: {plural(total_bullheads(row), 'bullhead')}")
+                Text(f"row {index + 1} → {total_bullheads(row)}")
                 for index, row in enumerate(view.rows)
             )
         )

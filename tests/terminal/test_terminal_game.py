@@ -202,7 +202,7 @@ def test_row_prompt_appears_for_a_too_low_card_and_the_chosen_row_is_taken() -> 
     for round_number, turn_index, row in player.chosen:
         assert session.game.history[round_number - 1].turns[turn_index].row == row
     assert "you choose the row you take" in text
-    assert "You chose row" in text
+    assert "You take row" in text
 
 
 def test_same_seed_same_game_and_another_seed_another() -> None:
