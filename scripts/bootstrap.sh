@@ -1,0 +1,11 @@
+# Sourced by the other scripts: make sure uv (pinned) and the locked environment are there.
+# Needs only Python 3.11 and pip; uv never downloads a Python (the project pins 3.11).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export UV_PYTHON_DOWNLOADS=never
+UV_VERSION=0.13.8
+if ! python3 -m uv --version 2>/dev/null | grep -q "^uv $UV_VERSION"; then
+    python3 -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+fi
+uv() { python3 -m uv "$@"; }
+uv sync --locked --quiet
