@@ -1,0 +1,92 @@
+"""`nimmt serve`: the web table's game server (INTERFACES.md section 4).
+
+This module reads the options, opens the database (running its migrations) and hands the app to
+uvicorn; the server itself is :mod:`nimmt.server`. A database that cannot be opened or a port in
+use ends as one line ``error: ...``.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+
+from nimmt.cli.errors import fail
+
+
+def serve(
+    host: Annotated[
+        str | None, typer.Option("--host", help="Address to listen on [default: 127.0.0.1].")
+    ] = None,
+    port: Annotated[
+        int | None,
+        typer.Option("--port", min=0, max=65535, help="Port to listen on [default: 8000]."),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="SQLAlchemy database URL, e.g. sqlite:///games.db or postgresql://user@host/db "
+            "(default: $NIMMT_DB, else an SQLite file in your data directory).",
+        ),
+    ] = None,
+) -> None:
+    """Serve the web table: create tables, share the link, play with friends and bots."""
+    # Imported here so that the other commands start without loading the web stack.
+    import uvicorn
+    from sqlalchemy.engine import make_url
+
+    from nimmt.server import Settings, create_app
+    from nimmt.server.storage import SqlStorage
+
+    overrides: dict[str, Any] = {
+        key: value
+        for key, value in (("host", host), ("port", port), ("db", db))
+        if value is not None
+    }
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as error:
+        fail(f"invalid setting: {error.errors()[0]['loc'][0]}: {error.errors()[0]['msg']}")
+    try:
+        shown_db = make_url(settings.db).render_as_string(hide_password=True)
+    except Exception:
+        fail(f"{settings.db!r} is not a database URL (e.g. sqlite:///games.db)")
+    _check_port_free(settings.host, settings.port)
+    try:
+        storage = SqlStorage(settings.db)
+    except Exception as error:
+        fail(f"cannot open the database {shown_db}: {_first_line(error)}")
+    typer.echo(f"nimmt: serving on http://{settings.host}:{settings.port}  (database {shown_db})")
+    uvicorn.run(
+        create_app(settings, storage=storage),
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        ws="websockets-sansio",
+    )
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Fail early, with a clear line, when the port is taken (uvicorn would log a traceback)."""
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        fail(f"cannot listen on {host}: {error.strerror or error}")
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]

@@ -1,0 +1,84 @@
+"""The web application: :func:`create_app` builds it from :class:`~nimmt.server.Settings`.
+
+At start-up it opens the database (running the migrations), loads every table whose game goes on
+and lets their bots continue; ``/healthz`` answers only once that is done. Every error a client
+can cause is answered in the protocol's shape: JSON ``{"error": {...}}`` under ``/api/``, a
+readable HTML page elsewhere. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from nimmt.server.routers import api, pages, socket
+from nimmt.server.service import GameService, ServiceError
+from nimmt.server.settings import Settings
+from nimmt.server.storage import SqlStorage, Storage
+
+log = logging.getLogger(__name__)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> FastAPI:
+    """The app. ``storage`` replaces the database of ``settings.db`` (tests pass the in-memory
+    twin)."""
+    settings = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = storage if storage is not None else await asyncio.to_thread(SqlStorage, settings.db)
+        service = GameService(store, bot_delay=settings.bot_delay, deal_seed=settings.deal_seed)
+        app.state.service = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+
+    app = FastAPI(title="nimmt", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.settings = settings
+    app.include_router(api.router)
+    app.include_router(socket.router)
+    app.include_router(pages.router)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, error: ServiceError) -> Response:
+        return _error(error.status, error.code, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, error: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem.get('loc', ())[1:]) or 'body'}: "
+            f"{problem.get('msg', 'invalid')}"
+            for problem in error.errors()
+        )
+        return _error(422, "bad_request", f"The request is not valid ({problems}).")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            code = "not_found" if error.status_code == 404 else "bad_request"
+            if error.status_code == 405:
+                code = "method_not_allowed"
+            return _error(error.status_code, code, str(error.detail))
+        if error.status_code == 404:
+            return pages.not_found_page(settings.web_dir)
+        return Response(str(error.detail), status_code=error.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return _error(500, "internal_error", "Something went wrong on the server.")
+
+    return app

@@ -1,0 +1,70 @@
+"""The database tables (SQLAlchemy 2 declarative models); the schema is created by Alembic.
+
+A table's game is stored as what happened, not as a snapshot: the seats, and the ordered list of
+accepted changes (joins, deals with every dealt card, cards chosen and taken back, rows chosen,
+rematches). Replaying that list through the engine gives back exactly the game that was played,
+hidden cards included, so a restarted server continues where it stopped.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """One table; ``version``, ``game``, ``phase``, ``round`` and ``finished`` are kept in step
+    with the actions (same transaction) so that listings need not replay anything."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(6), unique=True, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    game: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    phase: Mapped[str] = mapped_column(String(20), nullable=False)
+    round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    finished: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+
+
+class SeatRow(Base):
+    """A seat: a bot, a free human seat, or a human seat held by whoever has the token.
+    Only a SHA-256 hash of the token is stored: a database dump does not hand out seats."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(5), nullable=False)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    """One accepted change, numbered by the table's version it produced."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, nullable=False)
+    kind: Mapped[str] = mapped_column(String(12), nullable=False)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    card: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    row: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A deal's cards (``{"rows": [...], "hands": [[...], ...]}``); a join's name."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

@@ -1,0 +1,79 @@
+"""The JSON API of docs/protocol.md section 2: bots, tables, joining, records, rematch."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query, status
+from pydantic import BaseModel, ConfigDict
+
+from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.service import SeatSpec
+
+router = APIRouter(prefix="/api")
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+
+
+class CreateTableIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[SeatIn]
+    name: str | None = None
+
+
+class JoinIn(BaseModel):
+    name: str
+    seat: int | None = None
+
+
+class RematchIn(BaseModel):
+    token: str
+
+
+@router.get("/bots")
+async def list_bots(service: ServiceDep) -> dict[str, Any]:
+    return {"bots": [{"name": name} for name in service.bot_names]}
+
+
+@router.post("/tables", status_code=status.HTTP_201_CREATED)
+async def create_table(body: CreateTableIn, service: ServiceDep) -> dict[str, Any]:
+    code = await service.create_table([SeatSpec(seat.kind, seat.bot) for seat in body.seats])
+    answer: dict[str, Any] = {"code": code, "url": f"/t/{code}"}
+    if body.name is not None:
+        seat, token = await service.join(code, body.name)
+        answer.update(seat=seat, token=token)
+    return answer
+
+
+@router.get("/tables")
+async def list_tables(service: ServiceDep) -> dict[str, Any]:
+    return {"tables": await service.list_tables()}
+
+
+@router.get("/tables/{code}")
+async def table_summary(code: str, service: ServiceDep) -> dict[str, Any]:
+    return await service.summary(code)
+
+
+@router.post("/tables/{code}/join")
+async def join_table(code: str, body: JoinIn, service: ServiceDep) -> dict[str, Any]:
+    seat, token = await service.join(code, body.name, body.seat)
+    return {"seat": seat, "token": token}
+
+
+@router.get("/tables/{code}/record")
+async def game_record(
+    code: str, service: ServiceDep, game: int | None = Query(default=None)
+) -> dict[str, Any]:
+    return await service.record(code, game)
+
+
+@router.post("/tables/{code}/rematch")
+async def rematch(code: str, body: RematchIn, service: ServiceDep) -> dict[str, Any]:
+    return {"game": await service.rematch(code, body.token)}

@@ -1,0 +1,107 @@
+"""The browser's pages and files, read from the client's directory at request time (so a file
+added later is served without a restart), and the readable HTML 404 page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+
+from nimmt.server.routers.deps import ServiceDep, SettingsDep
+from nimmt.server.service import ServiceError
+
+router = APIRouter()
+
+RULES_LANGUAGES = ("en", "de", "fr")
+
+FALLBACK_404 = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found · nimmt</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;
+line-height:1.5;color:#1d2330}a{color:#1d5fbf}</style></head>
+<body><h1>Nothing here</h1>
+<p>This page or table does not exist. Table codes have six letters and digits, like
+<code>K7QX2M</code>.</p><p><a href="/">Back to the start page</a></p></body></html>
+"""
+
+
+def not_found_page(web_dir: Path) -> HTMLResponse:
+    """The client's own 404 page if it has written one, else a plain built-in page."""
+    page = web_dir / "static" / "404.html"
+    try:
+        content = page.read_text(encoding="utf-8")
+    except OSError:
+        content = FALLBACK_404
+    return HTMLResponse(content, status_code=404)
+
+
+def _file(path: Path, web_dir: Path) -> Response:
+    return FileResponse(path) if path.is_file() else not_found_page(web_dir)
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/", include_in_schema=False)
+async def start_page(settings: SettingsDep) -> Response:
+    return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
+
+
+@router.get("/t/{code}", include_in_schema=False)
+async def table_page(code: str, settings: SettingsDep, service: ServiceDep) -> Response:
+    try:
+        await service.summary(code)
+    except ServiceError:
+        return not_found_page(settings.web_dir)
+    return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
+
+
+@router.get("/static/{path:path}", include_in_schema=False)
+async def static_file(path: str, settings: SettingsDep) -> Response:
+    root = (settings.web_dir / "static").resolve()
+    target = (root / path).resolve()
+    if not target.is_relative_to(root):  # no way out of the static directory
+        return not_found_page(settings.web_dir)
+    return _file(target, settings.web_dir)
+
+
+@router.get("/rules", include_in_schema=False)
+async def rules(request: Request) -> RedirectResponse:
+    return RedirectResponse(
+        f"/rules/{preferred_language(request.headers.get('accept-language', ''))}",
+        status_code=307,
+    )
+
+
+@router.get("/rules/{language}", include_in_schema=False)
+async def rules_page(language: str, settings: SettingsDep) -> Response:
+    if language not in RULES_LANGUAGES:
+        return not_found_page(settings.web_dir)
+    return _file(settings.web_dir / "rules" / f"{language}.html", settings.web_dir)
+
+
+def preferred_language(header: str) -> str:
+    """The first of de/fr/en the ``Accept-Language`` header prefers (by q-value); else en.
+
+    >>> preferred_language("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7")
+    'fr'
+    >>> preferred_language("es, de;q=0.5")
+    'de'
+    """
+    choices: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        params = params.strip()
+        if params.startswith("q="):
+            try:
+                quality = float(params[2:])
+            except ValueError:
+                quality = 0.0
+        language = tag.strip().lower().split("-")[0]
+        if language in RULES_LANGUAGES and quality > 0:
+            choices.append((-quality, index, language))
+    return min(choices)[2] if choices else "en"

@@ -1,0 +1,103 @@
+"""The table socket ``/ws/{code}?token=...`` (docs/protocol.md section 3): it parses each
+message, hands it to the game service, and pumps the service's messages to the client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketState
+
+from nimmt.server.routers.deps import get_service
+from nimmt.server.service import Connection, GameService, ServiceError, error_message
+
+router = APIRouter()
+
+ACTIONS = ("play", "retract", "choose_row", "rematch")
+CLOSE_TABLE_NOT_FOUND = 4404
+
+
+@router.websocket("/ws/{code}")
+async def table_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+    service = get_service(websocket)
+    await websocket.accept()
+    try:
+        connection = await service.connect(code, token or None)
+    except ServiceError as error:
+        await websocket.send_json(error_message(error))
+        await websocket.close(code=CLOSE_TABLE_NOT_FOUND)
+        return
+    sender = asyncio.create_task(_pump(websocket, connection))
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                raw = message.get("bytes") or b""
+                text = raw.decode("utf-8", "replace")
+            await handle_message(service, connection, text)
+    finally:
+        await service.disconnect(connection)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _pump(websocket: WebSocket, connection: Connection) -> None:
+    """Send what the service queued for this connection, in order."""
+    while True:
+        message = await connection.queue.get()
+        if websocket.client_state is not WebSocketState.CONNECTED:
+            return
+        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+async def handle_message(service: GameService, connection: Connection, text: str) -> None:
+    """One client message; a refusal is answered with an ``error`` and changes nothing."""
+    request_id: Any = None
+    try:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ServiceError("malformed", "That message is not JSON.") from None
+        if not isinstance(data, dict):
+            raise ServiceError("malformed", "A message is a JSON object with a type.")
+        request_id = data.get("request_id")
+        if request_id is not None and not isinstance(request_id, str | int | float):
+            request_id = None
+        kind = data.get("type")
+        if not isinstance(kind, str):
+            raise ServiceError("malformed", 'A message needs a "type".')
+        if kind == "ping":
+            connection.send({"type": "pong", "request_id": request_id})
+            return
+        if kind not in ACTIONS:
+            raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
+        version = data.get("version")
+        if version is not None and not _is_int(version):
+            raise ServiceError("malformed", '"version" must be a whole number.')
+        card = data.get("card")
+        row = data.get("row")
+        if kind == "play" and not _is_int(card):
+            raise ServiceError("malformed", 'A play needs "card": a card number.')
+        if kind == "choose_row" and not _is_int(row):
+            raise ServiceError("malformed", 'A row choice needs "row": 0 to 3.')
+        await service.act(
+            connection.code,
+            connection.token,
+            kind,
+            card=card if kind == "play" else None,
+            row=row if kind == "choose_row" else None,
+            version=version,
+        )
+    except ServiceError as error:
+        connection.send(error_message(error, request_id))

@@ -1,0 +1,53 @@
+"""The server's settings, in one pydantic-settings class (environment variables ``NIMMT_*``).
+
+Nothing needs configuring: the database defaults to an SQLite file in the user's data directory.
+``NIMMT_DB`` (or ``nimmt serve --db``) takes any SQLAlchemy URL; a plain ``postgresql://`` URL is
+mapped to the psycopg 3 driver, the one the project ships.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The browser client's files (pages, static assets, rules), written by the client's engineer."""
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created on first start)."""
+    return f"sqlite:///{platformdirs.user_data_path('nimmt') / 'nimmt.db'}"
+
+
+def normalize_database_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use the psycopg 3 driver; others stay as given."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told; each field also reads ``NIMMT_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="NIMMT_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    db: str = Field(default_factory=default_database_url)
+    """SQLAlchemy URL of the database."""
+    bot_delay: float = Field(default=0.6, ge=0.0, le=10.0)
+    """Seconds a bot waits before acting, so that people can follow the table (0 in tests).
+    It delays a bot only: nothing ever acts for a person."""
+    deal_seed: int | None = None
+    """For tests and demonstrations only: deal from this seed instead of the system's secure
+    randomness, so the same games come out every time."""
+    web_dir: Path = WEB_DIR
+
+    @field_validator("db")
+    @classmethod
+    def _use_psycopg(cls, url: str) -> str:
+        return normalize_database_url(url.strip())
