@@ -254,12 +254,14 @@ class _Narrator:
 
     def _game_over(self, event: GameOver) -> None:
         over = [seat for seat, total in enumerate(event.totals) if total > GAME_END_THRESHOLD]
-        said = ", ".join(
-            f"{self.who(seat)} {plural(event.totals[seat], 'bullhead')}" for seat in over
-        )
+        said = [
+            f"{'you' if seat == PERSON_SEAT else self.names[seat]} ({event.totals[seat]})"
+            for seat in over
+        ]
+        listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
         self.console.print()
         self.console.print(
-            Text(f"Game over, more than {GAME_END_THRESHOLD} bullheads: {said}.", style="bold")
+            Text(f"Game over: more than {GAME_END_THRESHOLD} bullheads for {listed}.", style="bold")
         )
         best = event.totals[event.winners[0]]
         winners = [self.names[seat] for seat in event.winners]
@@ -285,16 +287,17 @@ def score_sheet(
     for number in range(1, len(rounds) + 1):
         table.add_column(f"R{number}", justify="right")
     table.add_column("Total", justify="right", style="bold")
+    table.add_column("")
     best = min(totals)
     for seat, name in enumerate(names):
         total = totals[seat]
         if total > GAME_END_THRESHOLD:
-            total_text = Text(f"{total} ✗", style="bold red")
+            mark = Text("✗ over 66", style="bold red")
         elif total == best:
-            total_text = Text(f"{total} ★", style="bold green")
+            mark = Text("★ lowest", style="bold green")
         else:
-            total_text = Text(str(total))
-        table.add_row(name, *(str(penalties[seat]) for penalties in rounds), total_text)
+            mark = Text("")
+        table.add_row(name, *(str(penalties[seat]) for penalties in rounds), str(total), mark)
     return table
 
 
