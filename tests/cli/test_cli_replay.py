@@ -46,11 +46,20 @@ def test_replay_tells_the_game_for_a_person() -> None:
 @pytest.mark.parametrize(
     ("record", "message"),
     [
-        ({"format": "6nimmt-record", "version": 1, "edition": "professional",
-          "players": ["A", "B"], "rounds": []},
-         "error: edition 'professional' is not offered: nimmt plays only the classic edition"),
-        ({"format": "6nimmt-record", "version": 1, "players": ["A"], "rounds": []},
-         "error: a game has 2 to 10 players, this record has 1"),
+        (
+            {
+                "format": "6nimmt-record",
+                "version": 1,
+                "edition": "professional",
+                "players": ["A", "B"],
+                "rounds": [],
+            },
+            "error: edition 'professional' is not offered: nimmt plays only the classic edition",
+        ),
+        (
+            {"format": "6nimmt-record", "version": 1, "players": ["A"], "rounds": []},
+            "error: a game has 2 to 10 players, this record has 1",
+        ),
     ],
 )
 def test_bad_records_fail_with_one_error_line(record: dict[str, object], message: str) -> None:

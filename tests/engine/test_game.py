@@ -1,4 +1,4 @@
-"""The game's flow and its refusals: every illegal action raises a precise error and changes nothing."""
+"""The game's flow and its refusals: each illegal action raises a precise error, changes nothing."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from nimmt.engine import DECK, Game, HandDealt, Phase, ROW_LIMIT
+from nimmt.engine import DECK, ROW_LIMIT, Game, HandDealt, Phase
 from nimmt.records import dump_record, replay_record, to_record
 
 GAMES_PER_PLAYER_COUNT = 250  # 9 player counts: 2,250 whole games

@@ -1,4 +1,4 @@
-"""Game records (INTERFACES.md section 1): golden records, round trips, and every kind of bad record."""
+"""Game records (INTERFACES.md section 1): golden records, round trips, every kind of bad record."""
 
 from __future__ import annotations
 
@@ -49,8 +49,11 @@ def test_an_empty_game_is_a_valid_record() -> None:
     record = to_record(Game(3), ["A", "B", "C"])
     summary = replay_record(record).summary()
     assert summary == {
-        "players": ["A", "B", "C"], "rounds": [], "totals": [0, 0, 0],
-        "finished": False, "winners": [],
+        "players": ["A", "B", "C"],
+        "rounds": [],
+        "totals": [0, 0, 0],
+        "finished": False,
+        "winners": [],
     }
 
 
@@ -66,34 +69,65 @@ def _turn(record: dict[str, Any], turn: int) -> dict[str, Any]:
 
 
 BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
-    ("wrong format", lambda r: r.update(format="pgn"), 'not a 6 nimmt! game record'),
+    ("wrong format", lambda r: r.update(format="pgn"), "not a 6 nimmt! game record"),
     ("wrong version", lambda r: r.update(version=2), "version 2 is not supported"),
-    ("another edition", lambda r: r.update(edition="professional"),
-     "edition 'professional' is not offered: nimmt plays only the classic edition"),
+    (
+        "another edition",
+        lambda r: r.update(edition="professional"),
+        "edition 'professional' is not offered: nimmt plays only the classic edition",
+    ),
     ("one player", lambda r: r.update(players=["Ana"]), "2 to 10 players"),
     ("same name twice", lambda r: r.update(players=["Ana", "Ana", "Cleo", "Dan"]), "distinct"),
     ("empty name", lambda r: r["players"].__setitem__(1, " "), "player 2: a name"),
     ("rounds not a list", lambda r: r.update(rounds={}), '"rounds" must be a list'),
-    ("three rows", lambda r: r["rounds"][0]["rows"].pop(), "round 1: \"rows\" must be 4"),
+    ("three rows", lambda r: r["rounds"][0]["rows"].pop(), 'round 1: "rows" must be 4'),
     ("short hand", lambda r: r["rounds"][0]["hands"][1].pop(), "round 1: Ben must be dealt 10"),
-    ("card dealt twice", lambda r: r["rounds"][0]["hands"][1].__setitem__(5, 12),
-     "round 1: card 12 is dealt more than once"),
-    ("card 105", lambda r: r["rounds"][0]["hands"][2].__setitem__(5, 105),
-     "round 1: Cleo was dealt 105, which is not a card"),
-    ("card not in hand", lambda r: _turn(r, 1)["cards"].__setitem__(1, 55),
-     "round 1, turn 2: Ben played 55, which is not in their hand"),
-    ("card played twice", lambda r: _turn(r, 1)["cards"].__setitem__(0, 14),
-     "round 1, turn 2: Ana played 14, which they had already played"),
-    ("missing row choice", lambda r: _turn(r, 2).pop("row"),
-     "round 1, turn 3: Ana's 3 is lower than every row"),
-    ("row choice not needed", lambda r: _turn(r, 0).update(row=2),
-     "round 1, turn 1: no card is lower than every row"),
-    ("row out of range", lambda r: _turn(r, 2).update(row=4), "round 1, turn 3: row 4 does not exist"),
-    ("a card short", lambda r: _turn(r, 0)["cards"].pop(), "round 1, turn 1: \"cards\" must hold"),
-    ("eleven turns", lambda r: r["rounds"][0]["turns"].extend([{"cards": [1, 2, 3, 4]}] * 8),
-     "round 1: 11 turns"),
-    ("incomplete round before another", lambda r: r["rounds"].append(copy.deepcopy(r["rounds"][0])),
-     "round 2: round 1 has only 3 of 10 turns"),
+    (
+        "card dealt twice",
+        lambda r: r["rounds"][0]["hands"][1].__setitem__(5, 12),
+        "round 1: card 12 is dealt more than once",
+    ),
+    (
+        "card 105",
+        lambda r: r["rounds"][0]["hands"][2].__setitem__(5, 105),
+        "round 1: Cleo was dealt 105, which is not a card",
+    ),
+    (
+        "card not in hand",
+        lambda r: _turn(r, 1)["cards"].__setitem__(1, 55),
+        "round 1, turn 2: Ben played 55, which is not in their hand",
+    ),
+    (
+        "card played twice",
+        lambda r: _turn(r, 1)["cards"].__setitem__(0, 14),
+        "round 1, turn 2: Ana played 14, which they had already played",
+    ),
+    (
+        "missing row choice",
+        lambda r: _turn(r, 2).pop("row"),
+        "round 1, turn 3: Ana's 3 is lower than every row",
+    ),
+    (
+        "row choice not needed",
+        lambda r: _turn(r, 0).update(row=2),
+        "round 1, turn 1: no card is lower than every row",
+    ),
+    (
+        "row out of range",
+        lambda r: _turn(r, 2).update(row=4),
+        "round 1, turn 3: row 4 does not exist",
+    ),
+    ("a card short", lambda r: _turn(r, 0)["cards"].pop(), 'round 1, turn 1: "cards" must hold'),
+    (
+        "eleven turns",
+        lambda r: r["rounds"][0]["turns"].extend([{"cards": [1, 2, 3, 4]}] * 8),
+        "round 1: 11 turns",
+    ),
+    (
+        "incomplete round before another",
+        lambda r: r["rounds"].append(copy.deepcopy(r["rounds"][0])),
+        "round 2: round 1 has only 3 of 10 turns",
+    ),
 ]
 
 
