@@ -161,7 +161,7 @@ def plural(count: int, word: str) -> str:
 
 
 @dataclass(slots=True)
-class _Narrator:
+class Narrator:
     """Tells the events the person's seat may see, card by card, keeping its own copy of the
     rows (built from the events alone) to say how full each row has become."""
 
@@ -361,7 +361,7 @@ class TerminalGame:
         self.names: tuple[str, ...] = (settings.name, *bot_names(settings.name, settings.players))
         self.game = Game(settings.players)
         self._seen = 0
-        self._narrator = _Narrator(console, self.names, self._pause)
+        self._narrator = Narrator(console, self.names, self._pause)
 
     # -------------------------------------------------------------- the loop
 
@@ -371,7 +371,6 @@ class TerminalGame:
         while game.phase is not Phase.GAME_OVER:
             if game.phase is Phase.DEALING:
                 game.deal(self.deal_rng)
-                self._tell_new_events()
             elif game.phase is Phase.CHOOSING_CARDS:
                 self._play_turn()
             else:
@@ -391,7 +390,6 @@ class TerminalGame:
         pending = self.game.pending_row_choice
         assert pending is not None
         if pending.seat == PERSON_SEAT:
-            self._tell_new_events()
             row = self._ask_row(self.game.view(PERSON_SEAT))
         else:
             with self._thinking(f"{self.names[pending.seat]} chooses a row…"):
