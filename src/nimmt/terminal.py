@@ -297,7 +297,8 @@ def score_sheet(
             mark = Text("★ lowest", style="bold green")
         else:
             mark = Text("")
-        table.add_row(name, *(str(penalties[seat]) for penalties in rounds), str(total), mark)
+        # Names go in as Text: a name like "[b]x" must not be read as console markup.
+        table.add_row(Text(name), *(str(penalties[seat]) for penalties in rounds), str(total), mark)
     return table
 
 
@@ -418,7 +419,7 @@ class TerminalGame:
             f"{self.names[seat]} ({kind})" for seat, kind in enumerate(self.bot_kinds, start=1)
         )
         self.console.print(Text("6 nimmt!", style="bold magenta"), Text(f"  seed {self.seed}"))
-        self.console.print(f"{self.names[PERSON_SEAT]} against {opponents}.")
+        self.console.print(Text(f"{self.names[PERSON_SEAT]} against {opponents}."))
         self.console.print(
             Text(
                 f"Take as few bullheads as you can; the game ends once someone has more than "

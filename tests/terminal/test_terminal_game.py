@@ -315,3 +315,13 @@ def test_bot_kinds_one_for_all_or_one_per_seat(kinds: tuple[str, ...]) -> None:
     )
     expected = kinds * 3 if len(kinds) == 1 else kinds
     assert tuple(bot.name for bot in session.bots.values()) == expected
+
+
+def test_a_name_is_shown_as_typed_never_read_as_markup() -> None:
+    session, text = play_scripted(
+        PlaySettings(players=2, seed=1, name="[red]Zed[/]"), random_asker(0)
+    )
+    assert "[red]Zed[/] against Ada" in text
+    rounds = len(session.game.history)
+    # Once in the introduction, on the scores line of every turn, on every score sheet.
+    assert text.count("[red]Zed[/]") == 1 + 10 * rounds + rounds
