@@ -6,7 +6,10 @@ status 1 (:func:`fail`); never a traceback.
 
 from __future__ import annotations
 
+import sys
+
 import typer
+from typer.exceptions import TyperException
 
 from nimmt.cli import arena, play, replay, serve
 
@@ -24,4 +27,16 @@ app.command("serve")(serve.serve)
 
 
 def main() -> None:
-    app()
+    """Run the command; a usage error (unknown option, bad value) is one ``error:`` line too."""
+    try:
+        status = app(standalone_mode=False)
+    except typer.Abort:
+        typer.echo("error: interrupted", err=True)
+        sys.exit(130)
+    except TyperException as error:  # Click's usage errors, as vendored by Typer
+        message = error.format_message() if hasattr(error, "format_message") else str(error)
+        context = getattr(error, "ctx", None)
+        hint = f" (see `{context.command_path} --help`)" if context is not None else ""
+        typer.echo(f"error: {message}{hint}", err=True)
+        sys.exit(getattr(error, "exit_code", 2))
+    sys.exit(status if isinstance(status, int) else 0)
