@@ -36,6 +36,11 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
         return GreedyBot(generator)
     if key in LEVELS:
         return make_level(key, generator)
+    if key.startswith("search:"):
+        try:
+            return make_level(key, generator)
+        except ValueError as error:
+            raise UnknownBotError(f"unknown bot {name!r}: {error}") from None
     if key.startswith("mc:"):
         count = key[3:]
         if not count.isdigit() or not 1 <= int(count) <= MAX_SAMPLES:

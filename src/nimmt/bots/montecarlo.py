@@ -44,7 +44,9 @@ def table_order(view: SeatView) -> list[int]:
     return [(view.seat + step) % view.players for step in range(view.players)]
 
 
-def _deals(view: SeatView, own: tuple[int, ...], samples: int, rng: np.random.Generator) -> IntArray:
+def _deals(
+    view: SeatView, own: tuple[int, ...], samples: int, rng: np.random.Generator
+) -> IntArray:
     """``(samples, P, H)``: the seat's own cards ``own`` with sampled hands for the others."""
     others = sample_hands(view.unseen_cards(), view.players - 1, len(own), samples, rng)
     mine = np.broadcast_to(np.asarray(own, dtype=np.int64), (samples, 1, len(own)))
@@ -121,15 +123,16 @@ def numpy_rng(rng: random.Random) -> np.random.Generator:
 class MonteCarloBot:
     """``mc:N``: determinized flat Monte Carlo with ``N`` sampled deals and greedy rollouts."""
 
-    def __init__(self, samples: int, rng: random.Random) -> None:
+    def __init__(self, samples: int, rng: random.Random, name: str | None = None) -> None:
         if samples < 1:
             raise ValueError("mc:N needs at least one sampled deal")
         self.samples = samples
         self._rng = numpy_rng(rng)
+        self._name = name if name is not None else f"mc:{samples}"
 
     @property
     def name(self) -> str:
-        return f"mc:{self.samples}"
+        return self._name
 
     def choose_card(self, view: SeatView) -> int:
         hand = view.legal_cards()

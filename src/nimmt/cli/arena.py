@@ -30,9 +30,7 @@ def arena(
     deals: Annotated[int, typer.Option(help="Duplicate deals (rounds) to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the deals (and the bots' own choices).")] = 1,
     json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    jobs: Annotated[
-        int | None, typer.Option(help="Worker processes (default: all cores).")
-    ] = None,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     record: Annotated[
         Path | None, typer.Option(help="Write every game's record into this directory.")
     ] = None,
