@@ -22,7 +22,7 @@ export function cardEl(card, { tag = "div", attrs = {} } = {}) {
   const el = h(
     tag,
     {
-      class: `card bh-${heads}`,
+      class: `card bh-${heads}${card >= 100 ? " n3" : ""}`,
       "data-card": card,
       "aria-label": t("card.label", { card, count: heads }),
       ...attrs,

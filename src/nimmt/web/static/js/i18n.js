@@ -29,8 +29,12 @@ async function load(code) {
 export async function setLanguage(code, remember = false) {
   if (!LANGUAGES.includes(code)) code = "en";
   if (remember) safeSet(STORAGE_KEY, code);
-  const [main, english] = await Promise.all([load(code), code === "en" ? null : load("en")]);
-  catalogue = main;
+  const [main, english] = await Promise.all([
+    load(code).catch(() => null),
+    code === "en" ? null : load("en"),
+  ]);
+  if (!main) code = "en"; // a catalogue that cannot be read: English rather than no page
+  catalogue = main || english;
   fallback = english || main;
   lang = code;
   document.documentElement.lang = code;

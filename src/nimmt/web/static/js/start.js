@@ -32,7 +32,7 @@ export function mountStart(root) {
   };
 
   function defaultSeats() {
-    const bot = state.bots.includes("greedy") ? "greedy" : state.bots[0];
+    const bot = ["medium", "greedy"].find((name) => state.bots.includes(name)) || state.bots[0];
     // Two people and two bots: share the link with one friend and the table is complete.
     return bot
       ? [{ kind: "human" }, { kind: "human" }, { kind: "bot", bot }, { kind: "bot", bot }]

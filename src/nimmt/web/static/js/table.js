@@ -308,7 +308,9 @@ export function mountTable(root, code) {
     cards.forEach((card, seat) => {
       const slot = seatEl(seat)?.querySelector(".seat-card");
       if (!slot) return;
-      clear(slot).append(cardEl(card, { attrs: { class: `card bh-${bullheads(card)} flip` } }));
+      const face = cardEl(card);
+      face.classList.add("flip");
+      clear(slot).append(face);
     });
     if (seated()) root.querySelector(`.hand .card[data-card="${cards[mySeat()]}"]`)?.classList.add("played");
     // ... then all line up, lowest first, each with its player's name.
@@ -651,9 +653,11 @@ export function mountTable(root, code) {
       const total = totalBullheads(cards);
       const slots = Array.from({ length: 6 }, (_, place) =>
         h("div", { class: `slot${place === 5 ? " sixth" : ""}` }, cards[place] ? cardEl(cards[place]) : null));
-      const totalEl = h("div", { class: "row-total", title: t("table.row_total", { count: total }) },
-        h("span", { class: "head big", "aria-hidden": "true" }),
-        h("span", { class: "row-total-number", text: String(total) }));
+      const totalEl = h("span", { class: "row-side" },
+        h("span", { class: "row-total", title: t("table.row_total", { count: total }) },
+          h("span", { class: "head big", "aria-hidden": "true" }),
+          h("span", { class: "row-total-number", text: String(total) })),
+        must ? h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) }) : null);
       const label = t("table.row_label", { row: index + 1, cards: cards.join(", ") || "–", count: total });
       if (must) {
         rows.append(
@@ -662,8 +666,7 @@ export function mountTable(root, code) {
             "aria-label": t("table.row_choice_label", { row: index + 1, count: total, cards: cards.join(", ") }),
             on: { click: () => chooseRow(index), keydown: (event) => rowKeys(event, index) },
           },
-            h("span", { class: "row-slots" }, slots), totalEl,
-            h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) })),
+            h("span", { class: "row-slots" }, slots), totalEl),
         );
       } else {
         rows.append(h("div", { class: "row", "data-row": index, role: "group", "aria-label": label },
@@ -708,7 +711,7 @@ export function mountTable(root, code) {
         tag: "button",
         attrs: {
           type: "button",
-          class: `card bh-${bullheads(card)}${lifted ? " lifted" : ""}`,
+          class: `card bh-${bullheads(card)}${card >= 100 ? " n3" : ""}${lifted ? " lifted" : ""}`,
           tabindex: card === s.handFocus ? "0" : "-1",
           "aria-pressed": String(lifted),
           "aria-disabled": canPlay ? null : "true",
