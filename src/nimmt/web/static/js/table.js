@@ -598,7 +598,7 @@ export function mountTable(root, code) {
       case "waiting": {
         const seats = s.table ? s.table.seats.filter((seat) => seat.kind === "human") : [];
         const taken = seats.filter((seat) => seat.occupied).length;
-        return t("table.prompt_waiting_players", { taken, count: seats.length });
+        return t("table.prompt_waiting_players", { count: taken, total: seats.length });
       }
       case "choosing_cards": {
         if (!seated()) return waitingNames ? t("table.prompt_others_choosing", { names: waitingNames }) : t("table.prompt_revealing");
