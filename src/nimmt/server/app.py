@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,6 +27,24 @@ from nimmt.server.storage import SqlStorage, Storage
 log = logging.getLogger(__name__)
 
 
+TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Keeps seat tokens (``/ws/CODE?token=...``) out of the server's logs: whoever reads a log
+    must not be able to take somebody's seat."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                TOKEN_IN_URL.sub(r"\1…", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = TOKEN_IN_URL.sub(r"\1…", record.msg)
+        return True
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -37,6 +56,11 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Added here, after the server has configured its logging.
+        for name in ("uvicorn.error", "uvicorn.access"):
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, RedactTokens) for f in logger.filters):
+                logger.addFilter(RedactTokens())
         store = storage if storage is not None else await asyncio.to_thread(SqlStorage, settings.db)
         service = GameService(store, bot_delay=settings.bot_delay, deal_seed=settings.deal_seed)
         app.state.service = service
