@@ -299,8 +299,11 @@ class GameService:
 
     # ---------------------------------------------------------------------- tables
 
-    async def create_table(self, seats: Sequence[SeatSpec]) -> str:
-        """A new table; its code. The seats are checked here (count, one human, known bots)."""
+    async def create_table(self, seats: Sequence[SeatSpec], creator: object = None) -> str:
+        """A new table; its code. The seats are checked here (count, one human, known bots), and
+        the ``creator``'s name if one is given, so that a bad name creates no table."""
+        if creator is not None:
+            clean_name(creator)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise ServiceError("bad_request", f"A table has {MIN_SEATS} to {MAX_SEATS} seats.", 422)
         records: list[SeatRecord] = []

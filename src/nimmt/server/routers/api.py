@@ -43,7 +43,8 @@ async def list_bots(service: ServiceDep) -> dict[str, Any]:
 
 @router.post("/tables", status_code=status.HTTP_201_CREATED)
 async def create_table(body: CreateTableIn, service: ServiceDep) -> dict[str, Any]:
-    code = await service.create_table([SeatSpec(seat.kind, seat.bot) for seat in body.seats])
+    seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
+    code = await service.create_table(seats, creator=body.name)
     answer: dict[str, Any] = {"code": code, "url": f"/t/{code}"}
     if body.name is not None:
         seat, token = await service.join(code, body.name)
