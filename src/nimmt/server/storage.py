@@ -12,7 +12,7 @@ import copy
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -214,7 +214,7 @@ class SqlStorage:
             with Session(self.engine) as session, session.begin():
                 row = TableRow(
                     code=table.code,
-                    created_at=table.created_at,
+                    created_at=table.created_at.astimezone(UTC),
                     version=table.status.version,
                     game=table.status.game,
                     phase=table.status.phase,
@@ -245,9 +245,12 @@ class SqlStorage:
             seats = session.scalars(
                 select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
             ).all()
+            created = row.created_at
+            if created.tzinfo is None:  # SQLite keeps no time zone: everything stored is UTC
+                created = created.replace(tzinfo=UTC)
             return TableRecord(
                 code=row.code,
-                created_at=row.created_at,
+                created_at=created,
                 seats=tuple(
                     SeatRecord(seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash)
                     for seat in seats
@@ -303,7 +306,7 @@ class SqlStorage:
                         card=action.card,
                         row=action.row,
                         data=dict(action.data) if action.data is not None else None,
-                        created_at=datetime.now().astimezone(),
+                        created_at=datetime.now(UTC),
                     )
                 )
                 if seat is not None:

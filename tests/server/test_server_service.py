@@ -1,0 +1,157 @@
+"""The game service on its own (no transport): a table rebuilt from storage is the same table,
+a storage failure changes nothing, a version is stale only when the decision moved on, and a
+restarted service lets a waiting bot continue."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from nimmt.engine import Phase
+from nimmt.server.service import GameService, LiveTable, SeatSpec, ServiceError
+from nimmt.server.storage import ActionRecord, MemoryStorage, SeatRecord, TableStatus
+
+HUMAN = SeatSpec("human")
+
+
+def picture(table: LiveTable) -> Any:
+    """Everything a restart must keep: versions, seats, every view, the whole event log."""
+    game = table.game
+    return (
+        table.version,
+        table.decision_version,
+        table.game_number,
+        tuple(table.seats),
+        [game.view(seat) for seat in [None, *range(game.players)]],
+        list(game.events),
+        [(log.rows, log.hands, tuple(log.turns), log.penalties) for log in game.history],
+    )
+
+
+async def seated_table(service: GameService, seats: list[SeatSpec]) -> tuple[str, list[str]]:
+    code = await service.create_table(seats)
+    humans = [index for index, spec in enumerate(seats) if spec.kind == "human"]
+    tokens = [(await service.join(code, f"P{seat}"))[1] for seat in humans]
+    return code, tokens
+
+
+def test_a_table_rebuilt_from_storage_is_the_same_table() -> None:
+    async def scenario() -> int:
+        storage = MemoryStorage()
+        service = GameService(storage, deal_seed=9)
+        code, tokens = await seated_table(service, [HUMAN, HUMAN, HUMAN])
+        table = service._tables[code]
+        rng = random.Random(5)
+        checks = 0
+        for step in range(2000):
+            if table.finished:
+                break
+            seat = rng.choice(table.game.waiting_for())
+            view = table.game.view(seat)
+            if view.must_choose_row:
+                await service.act(code, tokens[seat], "choose_row", row=rng.randrange(4))
+            else:
+                hand = list(view.legal_cards())
+                await service.act(code, tokens[seat], "play", card=rng.choice(hand))
+                not_revealed = (
+                    table.game.phase is Phase.CHOOSING_CARDS
+                    and table.game.view(seat).chosen_card is not None
+                )
+                if not_revealed and rng.random() < 0.3 and len(hand) > 1:
+                    # Change the face-down card, by a new play or by taking it back first.
+                    if rng.random() < 0.5:
+                        await service.act(code, tokens[seat], "retract")
+                    await service.act(code, tokens[seat], "play", card=rng.choice(hand))
+            if step % 23 == 0 or table.finished:
+                restarted = GameService(storage)
+                assert picture(await restarted._table(code)) == picture(table)
+                checks += 1
+        assert table.finished
+        return checks
+
+    assert asyncio.run(scenario()) >= 5
+
+
+class FlakyStorage(MemoryStorage):
+    """Refuses to store while ``broken``: as a database gone away would."""
+
+    broken = False
+
+    def append(
+        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
+    ) -> None:
+        if self.broken:
+            raise OSError("disk gone")
+        super().append(code, action, status, seat)
+
+
+def test_an_action_the_database_refused_changes_nothing() -> None:
+    async def scenario() -> None:
+        storage = FlakyStorage()
+        service = GameService(storage, deal_seed=2)
+        code, tokens = await seated_table(service, [HUMAN, HUMAN])
+        table = service._tables[code]
+        await service.act(code, tokens[0], "play", card=table.game.hand(0)[0])
+        before = picture(table)
+        storage.broken = True
+        for seat, action, card in ((1, "play", table.game.hand(1)[0]), (0, "retract", None)):
+            with pytest.raises(ServiceError) as refused:
+                await service.act(code, tokens[seat], action, card=card)
+            assert refused.value.code == "storage_error"
+            assert picture(table) == before
+        with pytest.raises(ServiceError):
+            await service.join(code, "Late")  # (the table is full anyway)
+        storage.broken = False
+        await service.act(code, tokens[1], "play", card=table.game.hand(1)[0])
+        assert table.game.turn == 1 or table.game.pending_row_choice is not None
+
+    asyncio.run(scenario())
+
+
+def test_a_version_is_stale_only_when_the_decision_moved_on() -> None:
+    async def scenario() -> None:
+        service = GameService(MemoryStorage(), deal_seed=3)
+        code, tokens = await seated_table(service, [HUMAN, HUMAN, HUMAN])
+        table = service._tables[code]
+        dealt = table.version
+        await service.act(code, tokens[0], "play", card=table.game.hand(0)[0], version=dealt)
+        # Seat 1 decided on the state before seat 0's choice: still the same decision.
+        await service.act(code, tokens[1], "play", card=table.game.hand(1)[0], version=dealt)
+        await service.act(code, tokens[2], "play", card=table.game.hand(2)[0], version=dealt + 2)
+        # The turn was revealed: an action made on the earlier state is refused.
+        before = picture(table)
+        with pytest.raises(ServiceError) as refused:
+            await service.act(code, tokens[0], "play", card=table.game.hand(0)[0], version=dealt)
+        assert refused.value.code == "stale_version"
+        assert picture(table) == before
+
+    asyncio.run(scenario())
+
+
+def test_a_restarted_service_lets_a_waiting_bot_continue() -> None:
+    async def scenario() -> None:
+        storage = MemoryStorage()
+        # The bot thinks for a minute: the server "dies" before it has chosen.
+        first = GameService(storage, deal_seed=6, bot_delay=60)
+        code, _tokens = await seated_table(first, [HUMAN, SeatSpec("bot", "greedy")])
+        assert first._tables[code].game.waiting_for() == (0, 1)
+        await first.close()
+        stored = len(storage.load_actions(code, 1))
+
+        second = GameService(storage, deal_seed=6, bot_delay=0)
+        await second.start()
+        table = second._tables[code]
+        for _ in range(1000):  # the bot's move runs as a task on this loop: let it run
+            if table.game.waiting_for() == (0,):
+                break
+            await asyncio.sleep(0.01)
+        assert table.game.waiting_for() == (0,)
+        actions = storage.load_actions(code, 1)
+        assert len(actions) == stored + 1
+        assert (actions[-1].kind, actions[-1].seat) == ("play", 1)
+        await second.close()
+
+    asyncio.run(scenario())
