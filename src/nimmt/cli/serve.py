@@ -22,7 +22,7 @@ def serve(
     ] = None,
     port: Annotated[
         int | None,
-        typer.Option("--port", min=0, max=65535, help="Port to listen on [default: 8000]."),
+        typer.Option("--port", help="Port to listen on [default: 8000]."),
     ] = None,
     db: Annotated[
         str | None,
@@ -42,6 +42,8 @@ def serve(
     from nimmt.server import Settings, create_app
     from nimmt.server.storage import SqlStorage
 
+    if port is not None and not 0 <= port <= 65535:
+        fail(f"--port must be 0 to 65535, not {port}")
     overrides: dict[str, Any] = {
         key: value
         for key, value in (("host", host), ("port", port), ("db", db))
