@@ -10,7 +10,7 @@ from nimmt.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
 from nimmt.engine import Game, Phase, SeatView
 
 # Small searches keep the suite fast; ``hard`` itself is played in one round below.
-FAST_BOTS = ["random", "greedy", "mc:8", "easy", "search:samples=16", "search:samples=16,infer=2"]
+FAST_BOTS = ["random", "greedy", "mc:8", "easy", "medium", "search:samples=16,policy=greedy"]
 
 
 class Watched:
@@ -70,7 +70,7 @@ def test_hard_plays_a_legal_round() -> None:
     assert game.history[-1].penalties is not None
 
 
-@pytest.mark.parametrize("name", ["mc:8", "search:samples=16", "search:samples=16,infer=2"])
+@pytest.mark.parametrize("name", ["mc:8", "search:samples=16", "search:samples=16,policy=greedy"])
 def test_bots_choose_rows_from_their_own_view(name: str) -> None:
     # Seat 0 holds 1, the lowest card: it must choose a row on the first turn.
     hands = [list(range(1, 11)), list(range(60, 70)), list(range(70, 80)), list(range(80, 90))]
@@ -84,7 +84,7 @@ def test_bots_choose_rows_from_their_own_view(name: str) -> None:
     assert row in range(4)
 
 
-@pytest.mark.parametrize("name", ["mc:8", "hard", "search:samples=16,infer=2"])
+@pytest.mark.parametrize("name", ["mc:8", "hard", "search:samples=16,policy=greedy"])
 def test_search_takes_the_row_that_costs_least_on_the_last_turn(name: str) -> None:
     game = Game(2)
     game.deal_cards(
