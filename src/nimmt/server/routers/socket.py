@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -15,6 +16,7 @@ from nimmt.server.routers.deps import get_service
 from nimmt.server.service import Connection, GameService, ServiceError, error_message
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 ACTIONS = ("play", "retract", "choose_row", "rematch")
 CLOSE_TABLE_NOT_FOUND = 4404
@@ -101,3 +103,11 @@ async def handle_message(service: GameService, connection: Connection, text: str
         )
     except ServiceError as error:
         connection.send(error_message(error, request_id))
+    except Exception:
+        # A bug must not cost the player the connection: tell them, log it, go on.
+        log.exception("message at table %s failed", connection.code)
+        connection.send(
+            error_message(
+                ServiceError("internal_error", "Something went wrong on the server."), request_id
+            )
+        )
