@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from nimmt.engine import Phase
+from nimmt.engine import Phase, SeatView
 from nimmt.server.service import GameService, LiveTable, SeatSpec, ServiceError
 from nimmt.server.storage import ActionRecord, MemoryStorage, SeatRecord, TableStatus
 
@@ -153,5 +153,42 @@ def test_a_restarted_service_lets_a_waiting_bot_continue() -> None:
         assert len(actions) == stored + 1
         assert (actions[-1].kind, actions[-1].seat) == ("play", 1)
         await second.close()
+
+    asyncio.run(scenario())
+
+
+class BrokenBot:
+    """A bot with a bug: it answers a card it does not hold, or fails outright."""
+
+    name = "broken"
+
+    def __init__(self, raises: bool) -> None:
+        self.raises = raises
+
+    def choose_card(self, view: SeatView) -> int:
+        if self.raises:
+            raise RuntimeError("bug")
+        return 0
+
+    def choose_row(self, view: SeatView) -> int:
+        return 9
+
+
+@pytest.mark.parametrize("raises", [False, True])
+def test_a_broken_bot_does_not_stall_the_table(raises: bool) -> None:
+    async def scenario() -> None:
+        storage = MemoryStorage()
+        service = GameService(storage, deal_seed=8)
+        code = await service.create_table([HUMAN, SeatSpec("bot", "greedy")])
+        table = service._tables[code]
+        table.bots[1] = BrokenBot(raises)
+        await service.join(code, "Ana")  # the last seat: the deal, then the bot's turn
+        for _ in range(1000):
+            if table.game.waiting_for() == (0,):
+                break
+            await asyncio.sleep(0.01)
+        last = storage.load_actions(code, 1)[-1]
+        assert (last.kind, last.seat, last.card) == ("play", 1, table.game.view(1).hand[0])
+        await service.close()
 
     asyncio.run(scenario())

@@ -64,6 +64,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NAME_MAX = 24
 MIN_SEATS, MAX_SEATS = 2, 10
+BOT_RETRY_SECONDS = 2.0
 
 
 class ServiceError(Exception):
@@ -678,6 +679,7 @@ class GameService:
         except Exception:
             log.exception("bot at table %s seat %s failed", table.code, seat)
             kind, card, row = _fallback(view)
+        retry = False
         async with table.lock:
             table.bot_tasks.pop(seat, None)
             try:
@@ -687,15 +689,24 @@ class GameService:
                     pass  # the game moved on while the bot thought: it decides again below
                 elif error.code == "storage_error":
                     log.error("bot move at table %s not stored; will retry", table.code)
+                    retry = True
                 else:
                     # A bot broke a rule: play a legal move for it rather than stall the table.
                     log.error("bot at table %s seat %s: %s", table.code, seat, error.message)
                     kind, card, row = _fallback(view)
-                    with contextlib.suppress(ServiceError):
+                    try:
                         await self._act_locked(
                             table, seat, kind, card=card, row=row, version=version
                         )
-            self._schedule_bots(table)
+                    except ServiceError:
+                        retry = True
+            if not retry:
+                self._schedule_bots(table)
+        if retry:
+            # Not at once: a database that is down, or a broken bot, must not spin the server.
+            await asyncio.sleep(BOT_RETRY_SECONDS)
+            async with table.lock:
+                self._schedule_bots(table)
 
     # ----------------------------------------------------------------- messages
 
