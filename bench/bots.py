@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
 from nimmt.arena import Clock, play_round
 from nimmt.bots import BOT_NAMES, make_bot

@@ -43,7 +43,7 @@ def test_arena_json_has_one_entry_per_bot_given() -> None:
 def test_arena_prints_a_table_without_json() -> None:
     result = run("greedy", "random", "--deals", "3", "--jobs", "1")
     assert result.returncode == 0, result.stderr
-    assert "greedy" in result.stdout and "win share" in result.stdout
+    assert "greedy" in result.stdout and "wins" in result.stdout
 
 
 def test_arena_records_every_game(tmp_path: Path) -> None:

@@ -1,17 +1,27 @@
 """The project's own levels, for people to choose from: ``easy``, ``medium``, ``hard``.
 
 All three are determinized Monte Carlo searches on the vectorized core
-(:mod:`nimmt.bots.search`); they differ in how many deals they sample and in how well they
-judge. ``docs/bots.md`` gives their measured strength.
+(:mod:`nimmt.bots.search`); they differ in how many deals they sample and in how they play the
+sampled futures. ``docs/bots.md`` gives their measured strength.
 
-- ``easy``: flat Monte Carlo with only 4 sampled deals, so it often misjudges; weaker than
-  ``greedy`` against a table of ``greedy`` bots it is not, but a person beats it regularly.
-- ``medium``: flat Monte Carlo with 32 sampled deals (a little weaker than ``mc:64``).
-- ``hard``: :class:`SearchBot`, the strongest search that this project measured to win (see
-  the class for what it adds to ``mc:N``).
+- ``easy``: ``mc:4``, flat Monte Carlo with only 4 sampled deals and ``greedy`` rollouts: it
+  beats ``greedy`` but often misjudges.
+- ``medium``: :class:`SearchBot` with 16 sampled deals: ``hard``'s search, with too few deals
+  to see the rarer dangers.
+- ``hard``: :class:`SearchBot` with 1024 sampled deals (fewer at big tables), the strongest
+  search this project measured.
+
+What makes :class:`SearchBot` strong is its rollout policy (:class:`SoftminPolicy`): ``mc:N``
+plays every sampled future with ``greedy``, whose choices are a fixed function of the cards, so
+it predicts the other seats' cards far more confidently than it should and plans against that
+prediction. Playing the futures with a noisy ``greedy`` instead measured about 5 bullheads per
+deal better against three ``mc:64`` (``docs/bots.md``); more deals alone gave far less, and
+weighting the sampled hands by how plausible the opponents' plays were gave nothing measurable,
+so it was removed.
 
 ``search:KEY=VALUE,...`` builds a :class:`SearchBot` with other settings, for experiments in the
-arena (for example ``search:samples=256,policy=greedy``).
+arena (for example ``search:samples=256,policy=greedy``; keys: ``samples``, ``policy``
+(``greedy`` or ``softmin``), ``temperature``).
 """
 
 from __future__ import annotations
@@ -115,9 +125,9 @@ def parse_settings(text: str) -> SearchSettings:
 class SearchBot:
     """Determinized Monte Carlo with the improvements that measured to win over ``mc:N``.
 
-    Compared with ``mc:N`` it samples many more deals (the vectorized core makes them cheap),
-    plays the rollouts with :class:`SoftminPolicy` instead of ``greedy``, and can weight the
-    sampled hands by how plausible the cards the opponents played this round were.
+    The decision is ``mc:N``'s (same sampling, same candidates in the same deals, the same
+    relative score, rows decided the same way), but the rollouts, including the other seats'
+    cards of the current turn, follow :class:`SoftminPolicy`, and it can afford many more deals.
     """
 
     def __init__(self, settings: SearchSettings, rng: random.Random, name: str) -> None:

@@ -110,7 +110,7 @@ def _interval(bounds: list[float | None]) -> str:
     low, high = bounds
     if low is None or high is None:
         return "–"
-    return f"{low:.2f} … {high:.2f}"
+    return f"{low:.1f}, {high:.1f}"
 
 
 def _table(figures: dict[str, Any]) -> Table:
@@ -125,8 +125,8 @@ def _table(figures: dict[str, Any]) -> Table:
             "bullheads per deal"
         )
     table = Table(title=title)
-    for header in ("bot", "mean", "95% CI", "vs others", "95% CI", "win share", "ms/move"):
-        table.add_column(header, justify="left" if header == "bot" else "right")
+    for header in ("bot", "mean", "95% CI", "vs others", "95% CI", "wins", "ms/move"):
+        table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
     for bot in figures["bots"]:
         table.add_row(
             bot["bot"],
