@@ -32,7 +32,7 @@ def spectator_state(server: Server, code: str) -> dict[str, Any]:
     url = server.base_url.replace("http://", "ws://") + f"/ws/{code}"
     with connect(url) as socket:
         while True:
-            message = json.loads(socket.recv(timeout=10))
+            message: dict[str, Any] = json.loads(socket.recv(timeout=10))
             if message["type"] == "state":
                 return message
 
@@ -51,7 +51,8 @@ def open_table(new_page: Any) -> tuple[Any, Any, str]:
     expect(ana.locator("#share-url")).to_have_value(f"{ana.url}")
     expect(ana.locator("#table-code")).to_have_text(code)
 
-    ben = new_page()
+    # Ben's browser asks for reduced motion: the same table, with fades instead of movement.
+    ben = new_page(reduced_motion="reduce")
     ben.goto(f"/t/{code}")
     ben.fill("#seat-name", "Ben")
     ben.click("#take-seat")
@@ -125,6 +126,10 @@ def test_two_people_and_two_bots_play_a_round_with_a_row_choice(
         time.sleep(0.05)
 
     assert row_choices >= 1, "no person had to choose a row in this round"
+    # Every event is also told in the aria-live region.
+    for page in (ana, ben):
+        expect(page.locator("#announcer")).to_contain_text("Round 2 is dealt.")
+    expect(ana.locator("#announcer")).to_have_attribute("aria-live", "polite")
 
     # The score sheet: one column for round 1, one line per player, the lowest total marked,
     # and exactly the numbers the server scored.

@@ -37,6 +37,7 @@ export function mountTable(root, code) {
     typed: "",
     typedTimer: null,
     lastMustChoose: false,
+    animating: false,
   };
   const queue = [];
   let running = false;
@@ -188,6 +189,7 @@ export function mountTable(root, code) {
   function playCard(card) {
     const view = s.view;
     if (!view || !seated() || view.phase !== "choosing_cards" || !view.hand.includes(card)) return;
+    if (s.animating) return; // the table is still showing the last turn: decide on what is current
     const current = s.pendingCard ?? view.chosen_card;
     s.handFocus = card;
     if (current === card) {
@@ -387,6 +389,16 @@ export function mountTable(root, code) {
   async function playEvents(events) {
     // Animate only on a drawn table, and not a backlog: a long queue is simply caught up.
     const animate = Boolean(s.view) && root.querySelector(".rows") && queue.length < 4;
+    s.animating = true;
+    root.querySelector(".hand")?.classList.add("idle");
+    try {
+      await animateEvents(events, animate);
+    } finally {
+      s.animating = false;
+    }
+  }
+
+  async function animateEvents(events, animate) {
     for (const event of events) {
       announceEvent(event);
       if (!animate) continue;
@@ -729,8 +741,14 @@ export function mountTable(root, code) {
     }, cards);
     return h("section", { class: "hand-area", "aria-label": t("table.your_hand") },
       h("h2", { class: "visually-hidden", text: t("table.your_hand") }),
-      hand.length ? handEl : h("p", { class: "muted hand-empty", text: view.phase === "waiting" ? t("table.hand_waiting") : t("table.hand_empty") }),
+      hand.length ? handEl : h("p", { class: "muted hand-empty", text: emptyHandText(view.phase) }),
       canPlay && hand.length ? h("p", { class: "hint", text: t("table.keyboard_hint") }) : null);
+  }
+
+  function emptyHandText(phase) {
+    if (phase === "waiting") return t("table.hand_waiting");
+    if (phase === "game_over") return t("table.hand_game_over");
+    return t("table.hand_empty");
   }
 
   function handKeys(event) {
