@@ -192,3 +192,38 @@ def test_a_broken_bot_does_not_stall_the_table(raises: bool) -> None:
         await service.close()
 
     asyncio.run(scenario())
+
+
+class DealRefusingStorage(MemoryStorage):
+    """Refuses to store deals while ``broken``."""
+
+    broken = True
+
+    def append(
+        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
+    ) -> None:
+        if self.broken and action.kind == "deal":
+            raise OSError("disk gone")
+        super().append(code, action, status, seat)
+
+
+def test_a_join_stands_when_the_deal_after_it_cannot_be_stored() -> None:
+    async def scenario() -> None:
+        storage = DealRefusingStorage()
+        service = GameService(storage, deal_seed=1, retry_seconds=0.01)
+        code = await service.create_table([HUMAN, HUMAN])
+        await service.join(code, "Ana")
+        seat, token = await service.join(code, "Ben")  # stored, though the deal is not
+        table = service._tables[code]
+        assert seat == 1 and table.seat_of_token(token) == 1
+        assert table.game.phase is Phase.DEALING and table.game.round == 0
+        storage.broken = False
+        for _ in range(1000):  # the deal is retried by itself
+            if table.game.round == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert table.game.phase is Phase.CHOOSING_CARDS
+        assert [a.kind for a in storage.load_actions(code, 1)] == ["join", "join", "deal"]
+        await service.close()
+
+    asyncio.run(scenario())

@@ -65,6 +65,7 @@ CODE_LENGTH = 6
 NAME_MAX = 24
 MIN_SEATS, MAX_SEATS = 2, 10
 BOT_RETRY_SECONDS = 2.0
+"""Pause before a bot's move or a deal that could not be stored is tried again."""
 
 
 class ServiceError(Exception):
@@ -268,14 +269,17 @@ class GameService:
         deal_seed: int | None = None,
         bot_names: Sequence[str] = BOT_NAMES,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        retry_seconds: float = BOT_RETRY_SECONDS,
     ) -> None:
         self.storage = storage
+        self.retry_seconds = retry_seconds
         self.bot_delay = bot_delay
         self.deal_seed = deal_seed
         self.bot_names = tuple(bot_names)
         self._clock = clock
         self._tables: dict[str, LiveTable] = {}
         self._load_lock = asyncio.Lock()
+        self._background: set[asyncio.Task[None]] = set()
         self._closed = False
 
     # ------------------------------------------------------------------ life cycle
@@ -286,11 +290,12 @@ class GameService:
         for code in codes:
             table = await self._table(code)
             async with table.lock:
-                await self._advance(table)
+                await self._follow_up(table)
 
     async def close(self) -> None:
         self._closed = True
         tasks = [task for table in self._tables.values() for task in table.bot_tasks.values()]
+        tasks += self._background
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -471,7 +476,7 @@ class GameService:
             table.note_change()
             await self._store(table, action, seat=updated)
             self._publish(table)
-            await self._advance(table)
+            await self._follow_up(table)
             return index, token
 
     def _free_seat(self, table: LiveTable, wanted: object) -> int:
@@ -582,7 +587,7 @@ class GameService:
         table.note_change()
         await self._store(table, action)
         self._publish(table)
-        await self._advance(table)
+        await self._follow_up(table)
 
     async def rematch(self, code: str, token: object) -> int:
         """The HTTP twin of the socket's ``rematch``: the new game's number."""
@@ -605,7 +610,24 @@ class GameService:
         table.note_change()
         await self._store(table, ActionRecord(table.version, table.game_number, "rematch"))
         self._publish(table)
-        await self._advance(table)
+        await self._follow_up(table)
+
+    async def _follow_up(self, table: LiveTable) -> None:
+        """:meth:`_advance` after an action that is already stored and told: if the deal cannot
+        be stored now, the action still stands; the deal is tried again after a pause."""
+        try:
+            await self._advance(table)
+        except ServiceError:
+            log.error("table %s: the follow-up failed; retrying", table.code)
+            retry = asyncio.create_task(self._retry_follow_up(table))
+            self._background.add(retry)
+            retry.add_done_callback(self._background.discard)
+
+    async def _retry_follow_up(self, table: LiveTable) -> None:
+        await asyncio.sleep(self.retry_seconds)
+        if not self._closed:
+            async with table.lock:
+                await self._follow_up(table)
 
     async def _advance(self, table: LiveTable) -> None:
         """What follows by itself: the deal of a new round, then the bots' moves."""
@@ -704,7 +726,7 @@ class GameService:
                 self._schedule_bots(table)
         if retry:
             # Not at once: a database that is down, or a broken bot, must not spin the server.
-            await asyncio.sleep(BOT_RETRY_SECONDS)
+            await asyncio.sleep(self.retry_seconds)
             async with table.lock:
                 self._schedule_bots(table)
 
