@@ -156,3 +156,74 @@ def test_two_people_and_two_bots_play_a_round_with_a_row_choice(
         assert focused.startswith("card-"), focused
         expect(page.locator(".table-info")).to_have_text("Round 2 · turn 1 of 10")
         expect(page.locator(".hand .card")).to_have_count(10)
+
+
+def test_a_whole_game_ends_with_the_winners_the_record_and_a_rematch(
+    server: Server, new_page: Any
+) -> None:
+    # Ana against three greedy bots, playing her lowest card and taking the dearest row: the game
+    # is over after a few rounds.
+    made = server.api(
+        "POST",
+        "/api/tables",
+        {"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3, "name": "Ana"},
+    )
+    code = made["code"]
+    ana = new_page()
+    ana.goto("/")
+    ana.evaluate(f"localStorage.setItem('nimmt.token.{code}', {json.dumps(made['token'])})")
+    ana.goto(f"/t/{code}")
+    expect(ana.locator(".hand .card")).to_have_count(10)
+
+    deadline = time.monotonic() + 150
+    while not ana.locator("#rematch").count():
+        assert time.monotonic() < deadline, "the game did not end within 150 s"
+        with contextlib.suppress(PlaywrightTimeoutError):
+            if ana.locator("#sheet-continue").count():
+                ana.locator("#sheet-continue").click(timeout=1000)
+            elif ana.locator(".rows.choosing").count():
+                totals = ana.locator(".rows.choosing .row-total-number").all_inner_texts()
+                dearest = max(range(4), key=lambda row: int(totals[row]))
+                ana.locator(f'.row[data-row="{dearest}"]').click(timeout=1000)
+            elif (
+                ana.locator(".hand:not(.idle) .card").count()
+                and not ana.locator(".hand .card.lifted").count()
+            ):
+                ana.locator(".hand:not(.idle) .card").first.click(timeout=1000)
+        time.sleep(0.05)
+
+    view = spectator_state(server, code)["view"]
+    outcome = view["outcome"]
+    assert view["phase"] == "game_over" and max(outcome["totals"]) > 66
+    sheet = ana.locator(".sheet")
+    expect(sheet.locator("#sheet-title")).to_have_text("Game over")
+    expect(sheet.locator("thead th")).to_have_count(len(view["score_sheet"]) + 2)
+    winners = [view["names"][seat] for seat in outcome["winners"]]
+    best = min(outcome["totals"])
+    if outcome["winners"] == [0]:
+        expected = f"You win with {best} bullheads!"
+    elif len(winners) == 1:
+        expected = f"{winners[0]} wins with {best} bullheads."
+    else:
+        expected = None  # several winners share the win: each name is checked below
+    if expected:
+        expect(sheet.locator(".winners")).to_have_text(expected)
+    for name in winners:
+        if name != "Ana":
+            expect(sheet.locator(".winners")).to_contain_text(name)
+        expect(sheet.locator("tr.best").filter(has_text=name)).to_have_count(1)
+    expect(sheet.locator("tr.best")).to_have_count(len(winners))
+
+    # The record of the finished game can be downloaded.
+    link = sheet.locator("#download-record")
+    expect(link).to_have_attribute("href", f"/api/tables/{code}/record")
+    record = ana.request.get(link.get_attribute("href") or "").json()
+    assert record["format"] == "6nimmt-record"
+    assert len(record["rounds"]) == len(view["score_sheet"])
+
+    # A rematch starts a new game at the same table: totals back to 0, ten new cards.
+    sheet.locator("#rematch").click()
+    expect(ana.locator(".sheet")).to_have_count(0)
+    expect(ana.locator(".table-info")).to_have_text("Round 1 · turn 1 of 10")
+    expect(ana.locator(".hand .card")).to_have_count(10)
+    expect(ana.locator(".seat-total-number")).to_have_text(["0", "0", "0", "0"])
