@@ -3,8 +3,59 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+DEAL_SEED = 11
+"""With this seed, two people who always play their lowest card meet a row choice in round 1."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, log: Path, port: int) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``nimmt serve`` (bots without delay, the fixed deal seed) and wait for /healthz."""
+    env = {**os.environ, "NIMMT_BOT_DELAY": "0", "NIMMT_DEAL_SEED": str(DEAL_SEED)}
+    command = [sys.executable, "-c", "from nimmt.cli import main; main()", "serve"]
+    command += ["--port", str(port), "--db", f"sqlite:///{db}"]
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"nimmt serve exited with status {process.returncode}: see {log}")
+        try:
+            with urllib.request.urlopen(base_url + "/healthz", timeout=2) as response:
+                if json.loads(response.read()) == {"status": "ok"}:
+                    return process, base_url
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError("nimmt serve did not answer /healthz within 60 s")
+        time.sleep(0.2)
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 class Server:

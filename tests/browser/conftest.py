@@ -10,22 +10,12 @@ person can choose, so the card-by-card resolution is still drawn but quickly.
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Server
+from browser_helpers import CHROMIUM, Server, free_port, start_server, stop_server
 
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -36,8 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DEAL_SEED = 11
-"""With this seed, two people who always play their lowest card meet a row choice in round 1."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -52,46 +40,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing")
-    port = _free_port()
     db = tmp_path_factory.mktemp("browser-db") / "games.db"
-    env = {**os.environ, "NIMMT_BOT_DELAY": "0", "NIMMT_DEAL_SEED": str(DEAL_SEED)}
-    log = (tmp_path_factory.mktemp("browser-log") / "server.log").open("w")
-    command = [sys.executable, "-c", "from nimmt.cli import main; main()", "serve"]
-    command += ["--port", str(port), "--db", f"sqlite:///{db}"]
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"nimmt serve exited with status {process.returncode}")
-        try:
-            with urllib.request.urlopen(base_url + "/healthz", timeout=2) as response:
-                if json.loads(response.read()) == {"status": "ok"}:
-                    break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError("nimmt serve did not answer /healthz within 60 s")
-        time.sleep(0.2)
+    log = tmp_path_factory.mktemp("browser-log") / "server.log"
+    process, base_url = start_server(db, log, port=free_port())
     yield Server(base_url)
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    stop_server(process)
 
 
 @pytest.fixture(scope="session")
