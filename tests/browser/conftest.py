@@ -51,8 +51,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     stop_server(process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope, not session: Playwright's sync API keeps an asyncio loop running in this
+    # thread while it is open, and other test files in the same worker call asyncio.run().
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
