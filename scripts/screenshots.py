@@ -12,31 +12,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import os
 import re
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
+# The browser tests' own way to start a server and launch Chromium, shared, not copied.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+from browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    free_port,
+    start_server,
+    stop_server,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -44,35 +38,6 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def start_server(db_dir: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {**os.environ, "NIMMT_BOT_DELAY": "0", "NIMMT_DEAL_SEED": "11"}
-    command = [sys.executable, "-c", "from nimmt.cli import main; main()", "serve"]
-    command += ["--port", str(port), "--db", f"sqlite:///{db_dir}/shots.db"]
-    process = subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with (
-            contextlib.suppress(OSError),
-            urllib.request.urlopen(base + "/healthz", timeout=2) as response,
-        ):
-            if json.loads(response.read()) == {"status": "ok"}:
-                return process, base
-        time.sleep(0.2)
-    process.kill()
-    raise SystemExit("error: nimmt serve did not start")
 
 
 def settle(page: Any) -> None:
@@ -115,11 +80,10 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
 
     with tempfile.TemporaryDirectory() as db_dir, sync_playwright() as playwright:
-        server, base = start_server(db_dir)
+        work = Path(db_dir)
+        server, base = start_server(work / "shots.db", work / "server.log", port=free_port())
         try:
-            browser = playwright.chromium.launch(
-                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-            )
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
             def context(device: dict[str, Any], locale: str, speed: str = "2") -> Any:
                 made = browser.new_context(base_url=base, locale=locale, **device)
@@ -210,8 +174,7 @@ def main() -> None:
             rules.screenshot(path=out / "rules_phone.png")
             browser.close()
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            stop_server(server)
     for shot in sorted(out.glob("*.png")):
         print(shot)
 

@@ -14,18 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Server, free_port, start_server, stop_server
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, free_port, start_server, stop_server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
