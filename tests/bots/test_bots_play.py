@@ -127,6 +127,7 @@ def test_the_same_seed_gives_the_same_choices_and_another_seed_may_not() -> None
     choices = {make_bot("mc:4", seed).choose_card(view) for seed in range(12)}
     again = {make_bot("mc:4", seed).choose_card(view) for seed in range(12)}
     assert choices == again
+    assert len(choices) > 1  # the seed does steer the sampling
     for seed in range(3):
         assert make_bot("hard", seed).choose_card(view) == make_bot("hard", seed).choose_card(view)
 
