@@ -13,10 +13,12 @@ the number of worker processes.
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from nimmt.arena.referee import GamePlay, play_deal, play_game
@@ -142,15 +144,21 @@ def play_match(
             if on_block is not None:
                 on_block(result)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_block, match, block) for block in range(match.blocks)]
-            for future in as_completed(futures):
-                result = future.result()
+        # A multiprocessing pool rather than concurrent.futures: on Ctrl-C it can be terminated
+        # at once, whereas an executor waits at exit for its workers' queued blocks.
+        with multiprocessing.Pool(jobs, initializer=_leave_interrupts_to_parent) as pool:
+            for result in pool.imap_unordered(partial(play_block, match), range(match.blocks)):
                 results.append(result)
                 if on_block is not None:
                     on_block(result)
     results.sort(key=lambda result: result.index)
     return results
+
+
+def _leave_interrupts_to_parent() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the workers ignore it, so that the
+    # parent alone stops the run, cleanly, instead of each worker printing a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _rounded(value: float | None, digits: int) -> float | None:

@@ -75,7 +75,9 @@ def arena(
         else:
             results = play_match(match, workers, on_block)
     except KeyboardInterrupt:
-        fail("interrupted")
+        # Ctrl-C: one line and the conventional status 130, as `nimmt play` does.
+        typer.echo("error: interrupted", err=True)
+        raise typer.Exit(130) from None
     except OSError as error:
         fail(f"cannot write a record: {error}")
     figures = report(match, results)
