@@ -5,6 +5,10 @@ the lowest card is below every row) through :class:`nimmt.engine.core.RoundState
 core that :class:`nimmt.engine.Game` and every game run, and prints one JSON line:
 
     python bench/engine.py --players 4 --seconds 5 --json
+
+The deal (``random.Random.sample``) hands each seat its ten cards in a uniformly random order, so
+playing each hand in the order it was dealt is a uniformly random legal card at every turn,
+independent of everything else, without a further call to the RNG; the row is drawn per choice.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from nimmt.engine.core import RoundState, deal_cards
 def play_random_rounds(players: int, seconds: float, seed: int) -> tuple[int, float]:
     """Play whole random rounds for about ``seconds``; return (rounds, elapsed seconds)."""
     rng = random.Random(seed)
-    uniform = rng.random  # int(uniform() * n) is a uniform index below n, cheaper than randrange
+    uniform = rng.random
     rounds = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -29,7 +33,7 @@ def play_random_rounds(players: int, seconds: float, seed: int) -> tuple[int, fl
         for _ in range(100):
             state = RoundState(*deal_cards(rng, players))
             for _ in range(HAND_SIZE):
-                cards = [hand[int(uniform() * len(hand))] for hand in state.hands]
+                cards = [hand[0] for hand in state.hands]  # next in dealt order: see above
                 row = int(uniform() * NUM_ROWS) if state.needs_row_choice(cards) else None
                 state.resolve_turn(cards, row)
         rounds += 100

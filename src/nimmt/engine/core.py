@@ -112,12 +112,14 @@ class RoundState:
         lowest card first (search and benchmarks skip that work).
         """
         rows = self.rows
+        hands = self.hands
         ends = self._ends
         row_of_end = self._row_of_end
+        find = bisect_left  # a local name: this loop is the hottest code in the project
         for card in sorted(cards):
             seat = cards.index(card)
-            self.hands[seat].remove(card)
-            position = bisect_left(ends, card)
+            hands[seat].remove(card)
+            position = find(ends, card)
             if position == 0:
                 # Below every row: only the turn's lowest card can be here. Its row restarts
                 # with the lowest end of all, so the sorted ends stay sorted.

@@ -1,0 +1,23 @@
+"""``bench/engine.py`` keeps its contract (INTERFACES.md section 5); its figures are not judged."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).parents[2] / "bench" / "engine.py"
+
+
+def test_engine_bench_prints_one_json_line() -> None:
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "--players", "10", "--seconds", "0.2", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    figures = json.loads(lines[0])
+    assert set(figures) == {"players", "rounds", "seconds", "rounds_per_s"}
+    assert figures["players"] == 10 and figures["rounds"] > 0
+    assert abs(figures["rounds_per_s"] - figures["rounds"] / figures["seconds"]) < 1
