@@ -12,18 +12,12 @@ import random
 from collections.abc import Sequence
 
 from nimmt.engine import ROW_LIMIT, SeatView
-from nimmt.engine.core import row_bullheads
+from nimmt.engine.core import row_bullheads, target_row
 
 
 def greedy_card_cost(rows: Sequence[Sequence[int]], card: int) -> int:
     """What ``card`` would cost on ``rows`` if it were the only card played."""
-    best = -1
-    best_end = 0
-    for index, row in enumerate(rows):
-        end = row[-1]
-        if best_end < end < card:
-            best_end = end
-            best = index
+    best = target_row(rows, card)
     if best < 0:
         return min(row_bullheads(row) for row in rows)
     if len(rows[best]) == ROW_LIMIT:

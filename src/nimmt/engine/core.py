@@ -44,9 +44,17 @@ def deal_cards(rng: random.Random, players: int) -> tuple[list[list[int]], list[
     return rows, hands
 
 
-def too_low(rows: Sequence[Sequence[int]], card: int) -> bool:
-    """True when ``card`` is lower than the last card of every row."""
-    return all(card < row[-1] for row in rows)
+def target_row(rows: Sequence[Sequence[int]], card: int) -> int:
+    """The row ``card`` goes after: the one whose last card is the highest below it; -1 when
+    ``card`` is below every row end (its player then chooses the row to take)."""
+    best = -1
+    best_end = 0
+    for index, row in enumerate(rows):
+        end = row[-1]
+        if best_end < end < card:
+            best_end = end
+            best = index
+    return best
 
 
 def row_bullheads(row: Sequence[int]) -> int:
@@ -89,11 +97,6 @@ class RoundState:
     @property
     def finished(self) -> bool:
         return self.turn >= HAND_SIZE
-
-    def row_of(self, card: int) -> int:
-        """The row ``card`` would go after now, or -1 when it is below every row end."""
-        position = bisect_left(self._ends, card)
-        return self._row_of_end[self._ends[position - 1]] if position else -1
 
     def needs_row_choice(self, cards: Sequence[int]) -> bool:
         """True when the lowest of the turn's ``cards`` is below every row end."""
