@@ -27,8 +27,9 @@ line-height:1.5;color:#1d2330}a{color:#1d5fbf}</style></head>
 
 
 def not_found_page(web_dir: Path) -> HTMLResponse:
-    """The client's own 404 page if it has written one, else a plain built-in page."""
-    page = web_dir / "static" / "404.html"
+    """Status 404 with the client app itself, which tells the reader in their language what
+    was not found (it reads the path); a plain built-in page if the app is missing."""
+    page = web_dir / "static" / "index.html"
     try:
         content = page.read_text(encoding="utf-8")
     except OSError:
