@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from nimmt.engine import BULLHEADS
+from nimmt.engine import total_bullheads
 
 pytestmark = pytest.mark.browser
 
@@ -93,7 +93,7 @@ def test_two_people_and_two_bots_play_a_round_with_a_row_choice(
                 for row in range(4):
                     cards = row_cards(page, row)
                     assert cards and card < cards[-1]
-                    costs[row] = sum(BULLHEADS[c] for c in cards)
+                    costs[row] = total_bullheads(cards)
                     label = page.locator(f'.row[data-row="{row}"] .row-cost')
                     unit = "bullhead" if costs[row] == 1 else "bullheads"
                     expect(label).to_have_text(f"Take it: {costs[row]} {unit}")

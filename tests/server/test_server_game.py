@@ -11,7 +11,7 @@ from typing import Any
 from server_helpers import Message, create_table, join, receive_until, service_of
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from nimmt.engine import BULLHEADS
+from nimmt.engine import total_bullheads
 from nimmt.records import replay_record
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -21,7 +21,7 @@ BOTS = (1, 3)
 
 
 def cheapest_row(rows: list[list[int]]) -> int:
-    costs = [sum(BULLHEADS[card] for card in row) for row in rows]
+    costs = [total_bullheads(row) for row in rows]
     return costs.index(min(costs))
 
 

@@ -11,23 +11,23 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from nimmt.engine import ROW_LIMIT, SeatView
-from nimmt.engine.core import row_bullheads, target_row
+from nimmt.engine import ROW_LIMIT, SeatView, total_bullheads
+from nimmt.engine.core import target_row
 
 
 def greedy_card_cost(rows: Sequence[Sequence[int]], card: int) -> int:
     """What ``card`` would cost on ``rows`` if it were the only card played."""
     best = target_row(rows, card)
     if best < 0:
-        return min(row_bullheads(row) for row in rows)
+        return min(total_bullheads(row) for row in rows)
     if len(rows[best]) == ROW_LIMIT:
-        return row_bullheads(rows[best])
+        return total_bullheads(rows[best])
     return 0
 
 
 def cheapest_row(rows: Sequence[Sequence[int]]) -> int:
     """The row with the fewest bullheads, the first such row on ties."""
-    costs = [row_bullheads(row) for row in rows]
+    costs = [total_bullheads(row) for row in rows]
     return costs.index(min(costs))
 
 

@@ -17,7 +17,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from nimmt.engine.cards import BULLHEADS, DECK, HAND_SIZE, HIGHEST_CARD, NUM_ROWS, ROW_LIMIT
+from nimmt.engine.cards import DECK, HAND_SIZE, HIGHEST_CARD, NUM_ROWS, ROW_LIMIT, total_bullheads
 
 
 class Placement(NamedTuple):
@@ -30,6 +30,8 @@ class Placement(NamedTuple):
     """The cards the player took (empty when the card was simply added to its row)."""
     too_low: bool
     """True when the card was below every row and its player chose the row to take."""
+    bullheads: int
+    """The bullheads on ``taken``."""
 
 
 def deal_cards(rng: random.Random, players: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -55,11 +57,6 @@ def target_row(rows: Sequence[Sequence[int]], card: int) -> int:
             best_end = end
             best = index
     return best
-
-
-def row_bullheads(row: Sequence[int]) -> int:
-    """The bullheads a player takes with ``row``."""
-    return sum(BULLHEADS[card] for card in row)
 
 
 class RoundState:
@@ -133,9 +130,9 @@ class RoundState:
                 ends.remove(taken[-1])
                 ends.insert(0, card)
                 row_of_end[card] = row_choice
-                self._take(seat, taken)
+                heads = self._take(seat, taken)
                 if log is not None:
-                    log.append(Placement(seat, card, row_choice, tuple(taken), True))
+                    log.append(Placement(seat, card, row_choice, tuple(taken), True, heads))
                 continue
             # The card replaces the highest end below it; no end lies between the two, so the
             # sorted ends stay sorted.
@@ -145,15 +142,18 @@ class RoundState:
             row = rows[index]
             if len(row) == ROW_LIMIT:
                 rows[index] = [card]
-                self._take(seat, row)
+                heads = self._take(seat, row)
                 if log is not None:
-                    log.append(Placement(seat, card, index, tuple(row), False))
+                    log.append(Placement(seat, card, index, tuple(row), False, heads))
             else:
                 row.append(card)
                 if log is not None:
-                    log.append(Placement(seat, card, index, (), False))
+                    log.append(Placement(seat, card, index, (), False, 0))
         self.turn += 1
 
-    def _take(self, seat: int, cards: list[int]) -> None:
+    def _take(self, seat: int, cards: list[int]) -> int:
+        """``seat`` takes ``cards``; returns their bullheads."""
+        heads = total_bullheads(cards)
         self.piles[seat].extend(cards)
-        self.penalties[seat] += sum([BULLHEADS[card] for card in cards])
+        self.penalties[seat] += heads
+        return heads

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 from nimmt.engine import errors
 from nimmt.engine.cards import (
-    BULLHEADS,
     GAME_END_THRESHOLD,
     HAND_SIZE,
     HIGHEST_CARD,
@@ -379,7 +378,7 @@ class Game:
                         placement.seat,
                         placement.row,
                         placement.taken,
-                        sum(BULLHEADS[card] for card in placement.taken),
+                        placement.bullheads,
                         placement.too_low,
                     )
                 )
