@@ -12,6 +12,7 @@ from nimmt.engine import (
     CardChosen,
     CardNotInHandError,
     CardsRevealed,
+    ChoiceWithdrawn,
     Game,
     GameOverError,
     HandDealt,
@@ -74,12 +75,24 @@ def test_card_not_in_hand() -> None:
     assert_refused(game, CardNotInHandError, lambda: game.play(0, 15))
     assert_refused(game, CardNotInHandError, lambda: game.play(0, 105))
     assert_refused(game, CardNotInHandError, lambda: game.play(0, "14"))
+    assert_refused(game, CardNotInHandError, lambda: game.play(0, True))  # seat 0 holds 1
+    assert_refused(game, CardNotInHandError, lambda: game.play_turn([True, 15, 44, 61]))
 
 
 def test_second_card_in_a_turn() -> None:
     game = example_game()
     game.play(0, 14)
     assert_refused(game, CardAlreadyChosenError, lambda: game.play(0, 21))
+
+
+def test_a_choice_can_be_exchanged_until_all_have_chosen() -> None:
+    game = example_game()
+    game.play(0, 14)
+    assert_refused(game, CardAlreadyChosenError, lambda: game.play(0, 14, replace=True))
+    assert_refused(game, CardNotInHandError, lambda: game.play(0, 15, replace=True))
+    game.play(0, 21, replace=True)
+    assert game.view(0).chosen_card == 21
+    assert game.events[-2:] == (ChoiceWithdrawn(0), CardChosen(0))
 
 
 def test_a_choice_can_be_taken_back_until_all_have_chosen() -> None:

@@ -269,16 +269,23 @@ class Game:
             raise errors.InvalidDealError(f"card {repeated[0]} is dealt more than once")
         self._start_round([[row[0]] for row in rows], [list(hand) for hand in hands])
 
-    def play(self, seat: int, card: int) -> None:
-        """``seat`` chooses ``card`` face down; once every seat has chosen, the turn resolves."""
+    def play(self, seat: int, card: int, *, replace: bool = False) -> None:
+        """``seat`` chooses ``card`` face down; once every seat has chosen, the turn resolves.
+
+        With ``replace``, a card already chosen this turn is exchanged for ``card`` (a change of
+        mind before the last player has chosen); everything is checked before anything changes.
+        """
         self._check_can_choose(seat)
         assert self._state is not None
-        if self._chosen[seat] is not None:
+        chosen = self._chosen[seat]
+        if chosen is not None and (not replace or card == chosen):
             raise errors.CardAlreadyChosenError(
-                f"player {seat + 1} has already chosen a card this turn"
+                f"player {seat + 1} has already chosen "
+                + (f"{card} this turn" if card == chosen else "a card this turn")
             )
-        if card not in self._state.hands[seat]:
-            raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
+        self._check_in_hand(seat, card)
+        if chosen is not None:
+            self._events.append(ChoiceWithdrawn(seat))
         self._chosen[seat] = card
         self._events.append(CardChosen(seat))
         if all(chosen is not None for chosen in self._chosen):
@@ -324,8 +331,7 @@ class Game:
         state = self._state
         assert state is not None
         for seat, card in enumerate(cards):
-            if card not in state.hands[seat]:
-                raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
+            self._check_in_hand(seat, card)
         if state.needs_row_choice(cards):
             if row is None:
                 raise errors.RowChoiceMissingError(
@@ -411,6 +417,12 @@ class Game:
             raise errors.SeatError(f"{seat!r} is not a seat number")
         if not 0 <= seat < self.players:
             raise errors.SeatError(f"there is no seat {seat} at a table of {self.players}")
+
+    def _check_in_hand(self, seat: int, card: int) -> None:
+        assert self._state is not None
+        # ``True in [1]`` holds in Python: a bool is never a card.
+        if isinstance(card, bool) or card not in self._state.hands[seat]:
+            raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
 
     def _check_row(self, row: int) -> None:
         if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < NUM_ROWS:

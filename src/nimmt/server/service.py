@@ -206,7 +206,7 @@ def apply_to_game(game: Game, action: ActionRecord) -> None:
         game.deal_cards(action.data["rows"], action.data["hands"])
     elif action.kind == "play":
         assert action.seat is not None and action.card is not None
-        _play_or_change(game, action.seat, action.card)
+        game.play(action.seat, action.card, replace=True)
     elif action.kind == "retract":
         assert action.seat is not None
         game.retract(action.seat)
@@ -215,21 +215,6 @@ def apply_to_game(game: Game, action: ActionRecord) -> None:
         game.choose_row(action.seat, action.row)
     else:
         raise ValueError(f"unknown stored action {action.kind!r}")
-
-
-def _play_or_change(game: Game, seat: int, card: int) -> None:
-    """``play``, or change the face-down card: checked in full first, so that a refused change
-    leaves the earlier choice (and the event log) exactly as it was."""
-    chosen = game.view(seat).chosen_card
-    if chosen is None:
-        game.play(seat, card)
-        return
-    if card == chosen:
-        raise CardAlreadyChosenError(f"{card} is already your chosen card")
-    if isinstance(card, bool) or not isinstance(card, int) or card not in game.hand(seat):
-        raise CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
-    game.retract(seat)
-    game.play(seat, card)
 
 
 def _rule_error(error: RuleError, *, card: int | None = None) -> ServiceError:
