@@ -34,8 +34,7 @@ import numpy as np
 from nimmt.bots.base import Bot
 from nimmt.bots.montecarlo import (
     MonteCarloBot,
-    card_batch,
-    evaluate_cards,
+    card_scores,
     numpy_rng,
     row_scores,
 )
@@ -46,7 +45,6 @@ from nimmt.bots.search import (
     RolloutPolicy,
     greedy_policy,
     placement_costs,
-    turns_left_after,
 )
 from nimmt.engine import SeatView
 
@@ -149,11 +147,8 @@ class SearchBot:
         if len(hand) == 1:
             return hand[0]
         samples = self.settings.samples_for(view.players)
-        hand, batch = card_batch(view, samples, self._rng)
-        scores = evaluate_cards(
-            batch, len(hand), samples, turns_left_after(view.turn), self._policy()
-        )
-        return hand[int(np.argmin(scores))]
+        candidates, scores = card_scores(view, samples, self._rng, self._policy())
+        return candidates[int(np.argmin(scores))]
 
     def choose_row(self, view: SeatView) -> int:
         samples = self.settings.samples_for(view.players)
