@@ -163,24 +163,28 @@ def plural(count: int, word: str) -> str:
 @dataclass(slots=True)
 class Narrator:
     """Tells the events the person's seat may see, card by card, keeping its own copy of the
-    rows (built from the events alone) to say how full each row has become."""
+    rows (built from the events alone) to say how full each row has become.
+
+    ``person`` is the seat told as "you"; ``None`` tells every seat by name (a replay).
+    """
 
     console: Console
     names: tuple[str, ...]
     pause: Callable[[], None]
+    person: int | None = PERSON_SEAT
     rows: list[list[int]] = field(default_factory=list)
     taken: RowTaken | None = None
     sheet: list[tuple[int, ...]] = field(default_factory=list)
 
     def who(self, seat: int) -> str:
-        return "You" if seat == PERSON_SEAT else self.names[seat]
+        return "You" if seat == self.person else self.names[seat]
 
     def whose(self, seat: int) -> str:
-        return "Your" if seat == PERSON_SEAT else f"{self.names[seat]}'s"
+        return "Your" if seat == self.person else f"{self.names[seat]}'s"
 
     def tell(self, event: Event) -> None:
         if isinstance(event, RoundDealt):
-            self.rows = [[card] for card in event.rows]
+            self.start_round(event.rows)
             if event.round > 1:
                 self.console.print(Text(f"Round {event.round}: new cards are dealt.", "bold"))
         elif isinstance(event, CardsRevealed):
@@ -192,7 +196,7 @@ class Narrator:
                     card_text(event.card),
                     " is lower than every row: ",
                     "you choose the row you take."
-                    if event.seat == PERSON_SEAT
+                    if event.seat == self.person
                     else f"{self.who(event.seat)} chooses a row to take.",
                 )
             )
@@ -208,6 +212,10 @@ class Narrator:
         elif isinstance(event, GameOver):
             self._game_over(event)
 
+    def start_round(self, rows: Sequence[int]) -> None:
+        """Begin a round on these four row cards (without announcing it)."""
+        self.rows = [[card] for card in rows]
+
     def _reveal(self, event: CardsRevealed) -> None:
         order = sorted(range(len(event.cards)), key=lambda seat: event.cards[seat])
         line = Text(f"Turn {event.turn}, cards revealed, lowest first:  ", style="bold")
@@ -222,7 +230,7 @@ class Narrator:
 
     def _placed(self, event: CardPlaced) -> None:
         taken, self.taken = self.taken, None
-        person = event.seat == PERSON_SEAT
+        person = event.seat == self.person
         line = Text("  ")
         if taken is not None:
             # The row's old cards are the player's penalty; the card restarts the row.
@@ -255,7 +263,7 @@ class Narrator:
     def _game_over(self, event: GameOver) -> None:
         over = [seat for seat, total in enumerate(event.totals) if total > GAME_END_THRESHOLD]
         said = [
-            f"{'you' if seat == PERSON_SEAT else self.names[seat]} ({event.totals[seat]})"
+            f"{'you' if seat == self.person else self.names[seat]} ({event.totals[seat]})"
             for seat in over
         ]
         listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
@@ -272,7 +280,7 @@ class Narrator:
                 f"Joint winners: {', '.join(winners[:-1])} and {winners[-1]}, "
                 f"with {plural(best, 'bullhead')} each."
             )
-        if PERSON_SEAT in event.winners:
+        if self.person in event.winners:
             text += " Well played!"
         self.console.print(Text(text, style="bold green"))
 

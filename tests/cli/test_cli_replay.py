@@ -39,8 +39,10 @@ def test_replay_tells_the_game_for_a_person() -> None:
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert "Round 4" in text and "Turn 10" in text
-    assert "Winner: Ana" in text
-    assert "chooses row" in text and "is the sixth in row" in text
+    assert "The winner is Ana, with 30 bullheads." in text
+    assert "Dan takes row 4: 86·1 (1 bullhead); 17 starts the row." in text  # a chosen row
+    assert "is the 6th card in row" in text
+    assert "You" not in text and "Your" not in text  # a replay tells every seat by name
 
 
 @pytest.mark.parametrize(
