@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from nimmt.bots import BOT_NAMES
-from nimmt.server.service import CODE_ALPHABET
+from nimmt.server.table import CODE_ALPHABET
 
 HUMAN = {"kind": "human"}
 GREEDY = {"kind": "bot", "bot": "greedy"}

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from nimmt.engine import Phase, SeatView
-from nimmt.server.service import GameService, LiveTable, SeatSpec, ServiceError
+from nimmt.server.errors import ServiceError
+from nimmt.server.service import GameService
 from nimmt.server.storage import ActionRecord, MemoryStorage, SeatRecord, TableStatus
+from nimmt.server.table import LiveTable, SeatSpec
 
 HUMAN = SeatSpec("human")
 

@@ -19,8 +19,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from nimmt.server.errors import ServiceError
 from nimmt.server.routers import api, pages, socket
-from nimmt.server.service import GameService, ServiceError
+from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
 from nimmt.server.storage import SqlStorage, Storage
 

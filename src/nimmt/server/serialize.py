@@ -1,4 +1,5 @@
-"""JSON for the socket: a seat's view and the engine's events, exactly as docs/protocol.md says.
+"""The wire shapes of docs/protocol.md: a seat's view, the engine's events, ``state`` and
+``events`` messages, a table's summary and its line in the open-tables list, errors.
 
 Only :class:`~nimmt.engine.SeatView` objects and events that passed
 :meth:`~nimmt.engine.Game.events_for` come in here, so nothing a seat may not see can go out.
@@ -8,10 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from nimmt.engine import Event, Phase, SeatView
+from nimmt.engine import Event, Phase, SeatView, visible_to
+
+if TYPE_CHECKING:
+    from nimmt.server.errors import ServiceError
+    from nimmt.server.table import LiveTable
 
 WAITING = "waiting"
 """The phase shown while human seats are still free (no cards are dealt before)."""
@@ -85,3 +91,81 @@ def view_to_json(
             else None
         ),
     }
+
+
+def iso(moment: datetime) -> str:
+    """ISO 8601 in UTC with a ``Z``, as every timestamp on the wire."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def state_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    """The ``state`` message for one listener (``seat`` ``None``: a spectator)."""
+    view = table.game.view(seat)
+    return {
+        "type": "state",
+        "version": table.version,
+        "you": {"seat": seat},
+        "table": summary(table),
+        "view": view_to_json(view, table.names(), table.game.waiting_for(), seated=table.full),
+    }
+
+
+def events_message(
+    events: Iterable[TableEvent], version: int, seat: int | None
+) -> dict[str, Any] | None:
+    """The ``events`` message with what ``seat`` may see of ``events``; ``None`` if nothing."""
+    visible = [
+        event_to_json(event)
+        for event in events
+        if isinstance(event, RematchStarted) or visible_to(event, seat)
+    ]
+    if not visible:
+        return None
+    return {"type": "events", "version": version, "events": visible}
+
+
+def summary(table: LiveTable) -> dict[str, Any]:
+    """The public summary of a table (``GET /api/tables/{code}``, and in every ``state``)."""
+    connected = {conn.seat for conn in table.connections}
+    return {
+        "code": table.code,
+        "url": f"/t/{table.code}",
+        "game": table.game_number,
+        "seats": [
+            {
+                "seat": seat.seat,
+                "kind": seat.kind,
+                "name": seat.name,
+                "bot": seat.bot,
+                "occupied": seat.kind == "bot" or seat.token_hash is not None,
+                "connected": seat.kind == "bot" or seat.seat in connected,
+            }
+            for seat in table.seats
+        ],
+        "phase": table.phase,
+        "round": table.game.round,
+        "finished": table.finished,
+        "created_at": iso(table.created_at),
+    }
+
+
+def open_table(table: LiveTable) -> dict[str, Any]:
+    """A table's line in the open-tables list."""
+    return {
+        "code": table.code,
+        "seats": len(table.seats),
+        "free_seats": sum(seat.kind == "human" and seat.token_hash is None for seat in table.seats),
+        "humans": [
+            seat.name for seat in table.seats if seat.kind == "human" and seat.name is not None
+        ],
+        "phase": table.phase,
+        "round": table.game.round,
+        "created_at": iso(table.created_at),
+    }
+
+
+def error_message(error: ServiceError, request_id: Any = None) -> dict[str, Any]:
+    """The socket's ``error`` message for a refused action."""
+    return {"type": "error", "code": error.code, "message": error.message, "request_id": request_id}

@@ -18,36 +18,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import random
 import secrets
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from nimmt.bots import BOT_NAMES, Bot, make_bot
-from nimmt.engine import (
-    CardAlreadyChosenError,
-    CardNotInHandError,
-    Game,
-    GameOverError,
-    NoCardChosenError,
-    NoRowChoicePendingError,
-    NotYourDecisionError,
-    Phase,
-    RowIndexError,
-    RuleError,
-    SeatView,
-    WrongPhaseError,
-    deal_cards,
-    visible_to,
-)
+from nimmt.bots import BOT_NAMES, make_bot
+from nimmt.engine import Game, Phase, RuleError, SeatView, deal_cards
 from nimmt.records import to_record
-from nimmt.server.serialize import RematchStarted, TableEvent, event_to_json, view_to_json
+from nimmt.server import serialize
+from nimmt.server.errors import ServiceError, rule_error
+from nimmt.server.serialize import RematchStarted, error_message
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
@@ -56,190 +40,24 @@ from nimmt.server.storage import (
     TableRecord,
     TableStatus,
 )
+from nimmt.server.table import (
+    MAX_SEATS,
+    MIN_SEATS,
+    Connection,
+    LiveTable,
+    SeatSpec,
+    apply_to_game,
+    bot_display_name,
+    clean_name,
+    hash_token,
+    new_code,
+    normalize_code,
+)
 
 log = logging.getLogger(__name__)
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-"""Table codes avoid 0/O and 1/I, which people misread when they pass a code on."""
-CODE_LENGTH = 6
-NAME_MAX = 24
-MIN_SEATS, MAX_SEATS = 2, 10
 BOT_RETRY_SECONDS = 2.0
 """Pause before a bot's move or a deal that could not be stored is tried again."""
-
-
-class ServiceError(Exception):
-    """An action or request refused with a code from docs/protocol.md; nothing changed."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def normalize_code(code: str) -> str | None:
-    """The code in capitals, or ``None`` when it cannot be a table code at all."""
-    code = code.strip().upper()
-    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
-        return None
-    return code
-
-
-def clean_name(name: object) -> str:
-    """A display name, trimmed; :class:`ServiceError` ``bad_name`` when unusable."""
-    if not isinstance(name, str):
-        raise ServiceError("bad_name", "The name must be text.", 422)
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise ServiceError("bad_name", "Please give a name.", 422)
-    if len(cleaned) > NAME_MAX:
-        raise ServiceError("bad_name", f"A name has at most {NAME_MAX} characters.", 422)
-    if any(unicodedata.category(char).startswith("C") for char in cleaned):
-        raise ServiceError("bad_name", "A name cannot hold control characters.", 422)
-    return cleaned
-
-
-def bot_display_name(bot: str, seat: int) -> str:
-    return f"Bot {seat + 1} ({bot})"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """One seat asked for when creating a table."""
-
-    kind: str
-    bot: str | None = None
-
-
-class Connection:
-    """One socket's end as the service sees it: which seat it holds (``None``: spectator) and a
-    queue the transport drains. Sending never blocks, so a slow client cannot stall a table."""
-
-    def __init__(self, code: str, token: str | None, seat: int | None) -> None:
-        self.code = code
-        self.token = token
-        self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.queue.put_nowait(message)
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """A table in memory: the seats, the engine's game, and who is listening."""
-
-    code: str
-    created_at: datetime
-    seats: list[SeatRecord]
-    game_number: int = 1
-    game: Game = field(init=False)
-    version: int = 0
-    decision_version: int = 0
-    """The version at which the current decision began (a deal, a reveal, a resolved turn, a
-    rematch): an action made on an older state is stale. Other seats' face-down choices do not
-    start a decision, because play is simultaneous."""
-    decision_key: tuple[Any, ...] = ()
-    events_seen: int = 0
-    pending_events: list[TableEvent] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
-    bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.game = Game(len(self.seats))
-        self.decision_key = self._key()
-
-    @property
-    def full(self) -> bool:
-        """Every human seat is taken (no cards are dealt before)."""
-        return all(seat.kind == "bot" or seat.token_hash is not None for seat in self.seats)
-
-    @property
-    def finished(self) -> bool:
-        return self.game.phase is Phase.GAME_OVER
-
-    @property
-    def phase(self) -> str:
-        return self.game.phase.value if self.full else "waiting"
-
-    def names(self) -> list[str | None]:
-        return [seat.name for seat in self.seats]
-
-    def seat_of_token(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for seat in self.seats:
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                return seat.seat
-        return None
-
-    def status(self) -> TableStatus:
-        return TableStatus(
-            self.version, self.game_number, self.phase, self.game.round, self.finished
-        )
-
-    def _key(self) -> tuple[Any, ...]:
-        game = self.game
-        return (self.game_number, game.round, game.turn, game.phase, game.pending_row_choice)
-
-    def note_change(self) -> None:
-        """Collect the engine's new events and see whether a new decision began."""
-        events = self.game.events
-        self.pending_events.extend(events[self.events_seen :])
-        self.events_seen = len(events)
-        key = self._key()
-        if key != self.decision_key:
-            self.decision_key = key
-            self.decision_version = self.version
-
-
-def apply_to_game(game: Game, action: ActionRecord) -> None:
-    """Apply a stored game action to ``game`` (raises the engine's ``RuleError`` if illegal)."""
-    if action.kind == "deal":
-        assert action.data is not None
-        game.deal_cards(action.data["rows"], action.data["hands"])
-    elif action.kind == "play":
-        assert action.seat is not None and action.card is not None
-        game.play(action.seat, action.card, replace=True)
-    elif action.kind == "retract":
-        assert action.seat is not None
-        game.retract(action.seat)
-    elif action.kind == "choose_row":
-        assert action.seat is not None and action.row is not None
-        game.choose_row(action.seat, action.row)
-    else:
-        raise ValueError(f"unknown stored action {action.kind!r}")
-
-
-def _rule_error(error: RuleError, *, card: int | None = None) -> ServiceError:
-    """The protocol's error code and a plain sentence for an engine refusal."""
-    if isinstance(error, GameOverError):
-        return ServiceError("game_over", "The game is over.", 409)
-    if isinstance(error, CardNotInHandError):
-        return ServiceError("card_not_in_hand", f"{card} is not in your hand.", 409)
-    if isinstance(error, CardAlreadyChosenError):
-        return ServiceError("already_chosen", "You have already chosen this card.", 409)
-    if isinstance(error, NoCardChosenError):
-        return ServiceError("no_card_chosen", "You have no card chosen to take back.", 409)
-    if isinstance(error, NoRowChoicePendingError):
-        return ServiceError("no_row_choice_pending", "Nobody has to choose a row now.", 409)
-    if isinstance(error, NotYourDecisionError):
-        return ServiceError("not_your_decision", "Another player chooses the row.", 409)
-    if isinstance(error, RowIndexError):
-        return ServiceError("bad_row", "Rows are numbered 0 to 3.", 422)
-    if isinstance(error, WrongPhaseError):
-        return ServiceError("wrong_phase", f"Not now: {error}.", 409)
-    return ServiceError("illegal_action", f"Not allowed: {error}.", 409)
-
-
-def _new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 class GameService:
@@ -317,7 +135,7 @@ class GameService:
             raise ServiceError("bad_request", "A table needs at least one human seat.", 422)
         created = self._clock()
         for _attempt in range(20):
-            code = _new_code()
+            code = new_code()
             record = TableRecord(
                 code, created, tuple(records), TableStatus(0, 1, "waiting", 0, False)
             )
@@ -367,78 +185,22 @@ class GameService:
         actions = await asyncio.to_thread(self.storage.load_actions, table.code, record.status.game)
         table.seats = list(record.seats)
         table.game_number = record.status.game
-        table.game = Game(len(table.seats))
-        table.events_seen = 0
-        table.version = 0
-        table.decision_version = 0
-        table.decision_key = ()
-        for action in actions:
-            table.version = action.seq
-            if action.kind not in ("join", "rematch"):
-                apply_to_game(table.game, action)
-            table.note_change()
-        table.version = record.status.version
-        # Nobody was listening while these happened: their events are not news.
-        table.pending_events.clear()
+        table.replay(actions, record.status.version)
 
     async def list_tables(self) -> list[dict[str, Any]]:
         """Tables open to join or in play (finished ones are not listed), newest first."""
         rows = []
         for table in list(self._tables.values()):
             async with table.lock:
-                if table.finished:
-                    continue
-                rows.append(
-                    (
-                        table.created_at,
-                        {
-                            "code": table.code,
-                            "seats": len(table.seats),
-                            "free_seats": sum(
-                                seat.kind == "human" and seat.token_hash is None
-                                for seat in table.seats
-                            ),
-                            "humans": [
-                                seat.name
-                                for seat in table.seats
-                                if seat.kind == "human" and seat.name is not None
-                            ],
-                            "phase": table.phase,
-                            "round": table.game.round,
-                            "created_at": _iso(table.created_at),
-                        },
-                    )
-                )
+                if not table.finished:
+                    rows.append((table.created_at, serialize.open_table(table)))
         rows.sort(key=lambda row: row[0], reverse=True)
         return [row[1] for row in rows]
 
     async def summary(self, code: str) -> dict[str, Any]:
         table = await self._table(code)
         async with table.lock:
-            return self._summary(table)
-
-    def _summary(self, table: LiveTable) -> dict[str, Any]:
-        connected = {conn.seat for conn in table.connections}
-        return {
-            "code": table.code,
-            "url": f"/t/{table.code}",
-            "game": table.game_number,
-            "seats": [
-                {
-                    "seat": seat.seat,
-                    "kind": seat.kind,
-                    "name": seat.name,
-                    "bot": seat.bot,
-                    "occupied": seat.kind == "bot" or seat.token_hash is not None,
-                    "connected": seat.kind == "bot" or seat.seat in connected,
-                }
-                for seat in table.seats
-            ],
-            "phase": table.phase,
-            "round": table.game.round,
-            "finished": table.finished,
-            "created_at": _iso(table.created_at),
-        }
+            return serialize.summary(table)
 
     async def join(self, code: str, name: object, seat: object = None) -> tuple[int, str]:
         """Give a free human seat to ``name``: the seat and its token (shown only this once)."""
@@ -490,14 +252,18 @@ class GameService:
             connection = Connection(table.code, token, seat)
             if token and seat is None:
                 connection.send(
-                    _error("bad_token", "This token holds no seat here: you are watching.")
+                    error_message(
+                        ServiceError(
+                            "bad_token", "This token holds no seat here: you are watching."
+                        )
+                    )
                 )
             newly_present = seat is not None and all(c.seat != seat for c in table.connections)
             table.connections.add(connection)
             if newly_present:
                 self._publish(table)  # everybody sees the seat come back
             else:
-                connection.send(self._state_message(table, seat))
+                connection.send(serialize.state_message(table, seat))
             return connection
 
     async def disconnect(self, connection: Connection) -> None:
@@ -567,7 +333,7 @@ class GameService:
         try:
             apply_to_game(table.game, action)
         except RuleError as error:
-            raise _rule_error(error, card=card) from None
+            raise rule_error(error, card=card) from None
         table.version = action.seq
         table.note_change()
         await self._store(table, action)
@@ -717,29 +483,15 @@ class GameService:
 
     # ----------------------------------------------------------------- messages
 
-    def _state_message(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        view = table.game.view(seat)
-        return {
-            "type": "state",
-            "version": table.version,
-            "you": {"seat": seat},
-            "table": self._summary(table),
-            "view": view_to_json(view, table.names(), table.game.waiting_for(), seated=table.full),
-        }
-
     def _publish(self, table: LiveTable) -> None:
         """Send each listener the new events it may see, then its own state."""
         events = table.pending_events
         table.pending_events = []
         for connection in table.connections:
-            visible = [
-                event_to_json(event)
-                for event in events
-                if isinstance(event, RematchStarted) or visible_to(event, connection.seat)
-            ]
-            if visible:
-                connection.send({"type": "events", "version": table.version, "events": visible})
-            connection.send(self._state_message(table, connection.seat))
+            message = serialize.events_message(events, table.version, connection.seat)
+            if message is not None:
+                connection.send(message)
+            connection.send(serialize.state_message(table, connection.seat))
 
     # ------------------------------------------------------------------- records
 
@@ -755,11 +507,10 @@ class GameService:
             names = [seat.name or f"Seat {seat.seat + 1}" for seat in table.seats]
             played = table.game
             if number != table.game_number:
-                played = Game(len(table.seats))
                 actions = await asyncio.to_thread(self.storage.load_actions, table.code, number)
-                for action in actions:
-                    if action.kind not in ("join", "rematch"):
-                        apply_to_game(played, action)
+                earlier = LiveTable(table.code, table.created_at, table.seats)
+                earlier.replay(actions, table.version)
+                played = earlier.game
             if played.phase is not Phase.GAME_OVER:
                 raise ServiceError(
                     "game_not_finished",
@@ -779,18 +530,3 @@ def _fallback(view: SeatView) -> tuple[str, int | None, int | None]:
         return "choose_row", None, 0
     legal = view.legal_cards()
     return "play", legal[0] if legal else None, None
-
-
-def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "request_id": request_id}
-
-
-def error_message(error: ServiceError, request_id: Any = None) -> dict[str, Any]:
-    """The socket's ``error`` message for a refused action."""
-    return _error(error.code, error.message, request_id)
-
-
-def _iso(moment: datetime) -> str:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, status
 from pydantic import BaseModel, ConfigDict
 
 from nimmt.server.routers.deps import ServiceDep
-from nimmt.server.service import SeatSpec
+from nimmt.server.table import SeatSpec
 
 router = APIRouter(prefix="/api")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
+from nimmt.server.errors import ServiceError
 from nimmt.server.routers.deps import ServiceDep, SettingsDep
-from nimmt.server.service import ServiceError
 
 router = APIRouter()
 

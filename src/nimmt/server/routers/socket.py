@@ -12,8 +12,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
+from nimmt.server.errors import ServiceError
 from nimmt.server.routers.deps import get_service
-from nimmt.server.service import Connection, GameService, ServiceError, error_message
+from nimmt.server.serialize import error_message
+from nimmt.server.service import GameService
+from nimmt.server.table import Connection
 
 router = APIRouter()
 log = logging.getLogger(__name__)

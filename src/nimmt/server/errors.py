@@ -1,0 +1,47 @@
+"""The server's refusals: :class:`ServiceError` with a code from docs/protocol.md, and the code
+for each of the rules engine's refusals."""
+
+from __future__ import annotations
+
+from nimmt.engine import (
+    CardAlreadyChosenError,
+    CardNotInHandError,
+    GameOverError,
+    NoCardChosenError,
+    NoRowChoicePendingError,
+    NotYourDecisionError,
+    RowIndexError,
+    RuleError,
+    WrongPhaseError,
+)
+
+
+class ServiceError(Exception):
+    """An action or request refused with a code from docs/protocol.md; nothing changed."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def rule_error(error: RuleError, *, card: int | None = None) -> ServiceError:
+    """The protocol's error code and a plain sentence for an engine refusal."""
+    if isinstance(error, GameOverError):
+        return ServiceError("game_over", "The game is over.", 409)
+    if isinstance(error, CardNotInHandError):
+        return ServiceError("card_not_in_hand", f"{card} is not in your hand.", 409)
+    if isinstance(error, CardAlreadyChosenError):
+        return ServiceError("already_chosen", "You have already chosen this card.", 409)
+    if isinstance(error, NoCardChosenError):
+        return ServiceError("no_card_chosen", "You have no card chosen to take back.", 409)
+    if isinstance(error, NoRowChoicePendingError):
+        return ServiceError("no_row_choice_pending", "Nobody has to choose a row now.", 409)
+    if isinstance(error, NotYourDecisionError):
+        return ServiceError("not_your_decision", "Another player chooses the row.", 409)
+    if isinstance(error, RowIndexError):
+        return ServiceError("bad_row", "Rows are numbered 0 to 3.", 422)
+    if isinstance(error, WrongPhaseError):
+        return ServiceError("wrong_phase", f"Not now: {error}.", 409)
+    return ServiceError("illegal_action", f"Not allowed: {error}.", 409)
