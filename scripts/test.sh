@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Install everything the checks need and run them all: ruff, mypy, and the whole test suite
 # (engine, records, CLI, terminal, bots, arena, server, PostgreSQL, and the browser through
-# Playwright with Debian's Chromium). Extra arguments go to pytest.
+# Playwright with Debian's Chromium, several server processes on PostgreSQL and Redis).
+# Extra arguments go to pytest.
 source "$(dirname "$0")/bootstrap.sh"
 
-if [ ! -x /usr/bin/chromium ]; then
-    echo "Installing Debian's Chromium for the browser tests..."
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing Debian's ${missing[*]} for the browser and multi-process tests..."
     sudo_cmd=""
     [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+    # apt may start the service it installed: the tests start their own servers.
+    $sudo_cmd service redis-server stop >/dev/null 2>&1 || true
 fi
 
 run() { python3 -m uv run --locked --no-sync "$@"; }

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import throwaway
 from nimmt.server import Settings, create_app
 from nimmt.server.storage import MemoryStorage, Storage
 
@@ -30,3 +31,26 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
     yield make
     for client in reversed(clients):
         client.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def postgres_cluster() -> Iterator[throwaway.Postgres]:
+    """A throwaway PostgreSQL 15 cluster for the module (skipped where it is not installed)."""
+    if not throwaway.postgres_available():
+        pytest.skip(f"PostgreSQL 15 binaries are not installed in {throwaway.PG_BIN}")
+    with throwaway.postgres() as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def postgres_url(postgres_cluster: throwaway.Postgres) -> str:
+    return postgres_cluster.url
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[throwaway.Redis]:
+    """A throwaway Redis server for the module (skipped where redis-server is not installed)."""
+    if not throwaway.redis_available():
+        pytest.skip(f"{throwaway.REDIS_SERVER} is missing: apt-get install redis-server")
+    with throwaway.redis() as server:
+        yield server

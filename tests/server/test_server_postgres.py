@@ -4,88 +4,12 @@ a second app on the same database finds the table exactly as it was left."""
 
 from __future__ import annotations
 
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from server_helpers import create_table
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from nimmt.records import replay_record
 from nimmt.server import Settings, create_app
-
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
-
-
-def _as_postgres(command: list[str]) -> list[str]:
-    """initdb refuses to run as root: run the cluster as the ``postgres`` user then."""
-    if os.geteuid() != 0:
-        return command
-    return ["runuser", "-u", "postgres", "--", *command]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    if not (PG_BIN / "initdb").exists() or not (PG_BIN / "pg_ctl").exists():
-        pytest.skip(f"PostgreSQL 15 binaries are not installed in {PG_BIN}")
-    home = Path(tempfile.mkdtemp(prefix="nimmt-pg-"))
-    if os.geteuid() == 0:
-        owner = pwd.getpwnam("postgres")
-        os.chown(home, owner.pw_uid, owner.pw_gid)
-    data, port = home / "data", _free_port()
-
-    def run(*args: object) -> None:
-        subprocess.run(_as_postgres([str(a) for a in args]), check=True, capture_output=True)
-
-    try:
-        run(
-            PG_BIN / "initdb",
-            "-D",
-            data,
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        )
-        options = f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
-        run(
-            PG_BIN / "pg_ctl",
-            "-D",
-            data,
-            "-o",
-            options,
-            "-l",
-            home / "log",
-            "-w",
-            "-t",
-            "60",
-            "start",
-        )
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        if (data / "postmaster.pid").exists():
-            subprocess.run(
-                _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                capture_output=True,
-            )
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def test_migrations_and_a_game_on_postgresql(postgres_url: str) -> None:
