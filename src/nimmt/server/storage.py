@@ -19,14 +19,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
+    Table,
     and_,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -36,7 +38,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from nimmt.server.models import ActionRow, SeatRow, TableRow
@@ -380,6 +383,25 @@ VERSIONS_CHUNK = 500
 MIGRATION_LOCK = 0x6E696D6D74
 """PostgreSQL advisory lock taken while migrating: processes starting at once migrate in turn."""
 
+# The statements of every append, built once: building a statement costs more than running it.
+_tables = cast(Table, TableRow.__table__)
+_actions = cast(Table, ActionRow.__table__)
+_TABLE_ID = select(_tables.c.id).where(_tables.c.code == bindparam("b_code"))
+_MOVE = (
+    update(_tables)
+    .where(_tables.c.code == bindparam("b_code"), _tables.c.version == bindparam("b_expected"))
+    .values(
+        version=bindparam("b_version"),
+        game=bindparam("b_game"),
+        phase=bindparam("b_phase"),
+        round=bindparam("b_round"),
+        finished=bindparam("b_finished"),
+    )
+    .returning(_tables.c.id)
+)
+_MOVE_ACTIVE = _MOVE.values(last_active_at=bindparam("b_last_active_at"))
+_INSERT_ACTION = insert(_actions)
+
 
 def _driver_execute(connection: Connection, sql: str) -> None:
     """Run ``sql`` on the DBAPI connection itself, outside any transaction SQLAlchemy begins."""
@@ -474,7 +496,7 @@ class SqlStorage:
                     yield connection
         except IntegrityError:
             raise
-        except SQLAlchemyError as error:
+        except (DBAPIError, PoolTimeoutError) as error:
             raise StorageError(f"the database failed: {error}") from error
 
     def create_table(self, table: TableRecord) -> None:
@@ -565,40 +587,41 @@ class SqlStorage:
         """One table's change, in the caller's transaction."""
         if status.version != action.seq:
             raise VersionConflictError("the status must carry the action's version")
-        table_id = connection.scalar(select(TableRow.id).where(TableRow.code == code))
-        if table_id is None:
-            raise StorageError(f"no table {code}")
         values: dict[str, Any] = {
-            "version": status.version,
-            "game": status.game,
-            "phase": status.phase,
-            "round": status.round,
-            "finished": status.finished,
+            "b_code": code,
+            "b_expected": action.seq - 1,
+            "b_version": status.version,
+            "b_game": status.game,
+            "b_phase": status.phase,
+            "b_round": status.round,
+            "b_finished": status.finished,
         }
-        if status.last_active_at is not None:
-            values["last_active_at"] = _utc(status.last_active_at)
+        if status.last_active_at is None:
+            statement = _MOVE
+        else:
+            statement = _MOVE_ACTIVE
+            values["b_last_active_at"] = _utc(status.last_active_at)
         # Compare-and-set on the version: a change that does not follow the stored history is
         # refused instead of silently forking it. On PostgreSQL the update also locks the row,
         # so the seats below change under it.
-        moved = connection.execute(
-            update(TableRow)
-            .where(TableRow.id == table_id, TableRow.version == action.seq - 1)
-            .values(values)
-        )
-        if moved.rowcount != 1:
+        table_id = connection.execute(statement, values).scalar()
+        if table_id is None:
+            if connection.execute(_TABLE_ID, {"b_code": code}).scalar() is None:
+                raise StorageError(f"no table {code}")
             raise VersionConflictError(f"table {code} is not at version {action.seq - 1}")
         connection.execute(
-            insert(ActionRow).values(
-                table_id=table_id,
-                seq=action.seq,
-                game=action.game,
-                kind=action.kind,
-                seat=action.seat,
-                card=action.card,
-                row=action.row,
-                data=dict(action.data) if action.data is not None else None,
-                created_at=datetime.now(UTC),
-            )
+            _INSERT_ACTION,
+            {
+                "table_id": table_id,
+                "seq": action.seq,
+                "game": action.game,
+                "kind": action.kind,
+                "seat": action.seat,
+                "card": action.card,
+                "row": action.row,
+                "data": dict(action.data) if action.data is not None else None,
+                "created_at": datetime.now(UTC),
+            },
         )
         if seat is None:
             return
