@@ -18,19 +18,23 @@ state it holds and a ``request_id``. The table waits for a person who has to dec
 starts a new decision meanwhile: others' face-down choices do not, see docs/protocol.md,
 Versions), so a ``stale_version`` refusal would mean a real race; such refusals are counted
 apart (``stale``) from every other refusal (``errors``). After any refusal the person looks at
-its newest state again. Seat 0 sends ``rematch`` when a game is over, so that tables keep playing.
+its newest state again. Seat 0 sends ``rematch`` when a game is over, so that tables keep playing
+(counted in ``rematches``, not timed).
 
 Latency. From just before the action is written to the socket until that person's socket
 receives the ``state`` that shows it accepted: the server answers an accepted action with an
 ``events`` message and then a ``state`` of the same version on every socket of the table. The
 ``events`` message that holds this seat's own ``card_chosen`` (after a ``play``) or its
 ``row_taken`` with ``chosen: true`` (after a ``choose_row``) fixes the accepted version V, and the
-first following ``state`` with version >= V ends the measurement. (Watching ``view.chosen_card``
+first following ``state`` with version >= V ends the measurement. A person has at most one action
+in flight and never changes a face-down card, so its own ``card_chosen`` can only be that play.
+(Watching ``view.chosen_card``
 alone would miss the last card of a turn: the turn resolves at once and the state shows the next
 turn.) Only actions sent inside the measured window count; the window opens after every table is
 seated plus a warm-up of 2 s. ``actions_per_s`` counts the people's accepted actions in it (the
 bots' moves are ``bot_actions``); ``server_cpu_per_action_ms`` divides the server's CPU time by the
-people's actions.
+people's actions. An action still without an answer ``DRAIN_SECONDS`` after the window closes
+counts in ``unanswered``.
 
 The bots. The server plays the bot seat with ``NIMMT_BOT_DELAY=0`` (``--bot-delay`` to change
 it), so that the bench measures the server's work rather than a pause meant for human eyes.
@@ -55,8 +59,9 @@ memory; with PostgreSQL or Redis also ``db_cpu_s``/``bus_cpu_s``. ``load_cpu_s``
 script's own CPU in the window and ``loop_lag_p99_ms`` how late its event loop ran timers: when
 the generator itself is saturated, latencies include its own delay.
 
-Everything ends within ``--seconds`` + 60 s; an unknown option or a bad value is one ``error:``
-line (exit 2), a failed run one ``error:`` line (exit 1).
+``--verbose`` tells the phases on standard error. Everything ends within ``--seconds`` + 60 s
+(seating 200 tables took about 20 s on a busy 2-core box); an unknown option or a bad value is
+one ``error:`` line (exit 2), a failed run one ``error:`` line (exit 1).
 """
 
 from __future__ import annotations

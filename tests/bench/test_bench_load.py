@@ -22,6 +22,9 @@ CONTRACT = {
     "actions_per_s": float,
     "errors": int,
     "lost": int,
+    "stale": int,
+    "server_cpu_s": float,
+    "load_cpu_s": float,
 }
 
 
