@@ -6,6 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 
 from nimmt.engine import Game, deal_cards
 from nimmt.server.botpool import WORKER_NICENESS, BotPool, InlineBots
@@ -37,3 +41,43 @@ def test_the_pool_decides_as_the_bot_does_but_in_another_process() -> None:
             await pool.close()
 
     asyncio.run(scenario())
+
+
+ORPHAN_SCRIPT = """
+import asyncio, os, random, signal, sys
+from nimmt.engine import Game, deal_cards
+from nimmt.server.botpool import BotPool
+
+async def main():
+    game = Game(3)
+    game.deal_cards(*deal_cards(random.Random(1), 3))
+    pool = BotPool(2)
+    await pool.decide("greedy", 1, game.view(0))
+    print(" ".join(str(pid) for pid in pool._pool()._processes), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for good; it waits only for its parent to read its status.
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+def test_the_workers_end_when_the_server_is_killed() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", ORPHAN_SCRIPT], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    workers = [int(pid) for pid in result.stdout.split()]
+    assert workers  # the pool starts workers as decisions need them
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)

@@ -3,9 +3,10 @@
 A strong bot searches for tens of milliseconds per decision and holds the GIL while it does; in
 the server's process that would stall every table. :class:`BotPool` sends each decision (the bot's
 name, a seed and the seat's :class:`~nimmt.engine.SeatView`, nothing more) to a pool of worker
-processes started from a fork server that has imported the bots once. The workers run at a lower
-scheduling priority (``nice``), so when the CPU is short the people's actions go first and the bots
-answer later.
+processes, started afresh rather than forked, so that they hold none of the server's sockets or
+files. The workers run at a lower scheduling priority (``nice``): when the CPU is short the
+people's actions go first and the bots answer later. Each worker ends by itself once its server
+process is gone, even after ``kill -9``.
 
 :class:`InlineBots` decides in the calling thread: for tests and tools that drive the service
 without processes.
@@ -17,6 +18,8 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
@@ -41,9 +44,18 @@ def decide(bot: str, seed: int, view: SeatView) -> int:
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
 
-def _lower_priority() -> None:
+def _start_worker(server: int) -> None:
+    """In each worker: a lower priority, and a watch on the server process."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    threading.Thread(target=_exit_with, args=(server,), daemon=True, name="orphan watch").start()
+
+
+def _exit_with(server: int) -> None:
+    """End this worker once its server process is gone (a killed server cannot stop it)."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 class BotPool:
@@ -55,10 +67,11 @@ class BotPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["nimmt.bots", "nimmt.server.botpool"])
             self._executor = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_lower_priority
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
