@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from nimmt.server.service import GameService
 from nimmt.server.storage import MemoryStorage
-from nimmt.server.table import RESYNC, Connection, SeatSpec
+from nimmt.server.table import RESYNC, TOO_SLOW, Connection, SeatSpec
 
 HUMAN = {"kind": "human"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -164,14 +164,17 @@ def test_a_client_that_does_not_read_gets_a_fresh_state_then_is_closed() -> None
     connection = Connection("AAAAAA", None, None, max_queue=4)
     for number in range(4):
         connection.send({"type": "state", "version": number})
-    assert connection.queue.qsize() == 4 and not connection.too_slow.is_set()
+    assert connection.queue.qsize() == 4 and not connection.too_slow
     connection.send({"type": "state", "version": 4})  # one too many: the queue is replaced
     assert connection.queue.qsize() == 1 and connection.queue.get_nowait() is RESYNC
     for _ in range(3):
         for number in range(5):
             connection.send({"type": "state", "version": number})
-    assert connection.too_slow.is_set()
-    assert connection.queue.qsize() <= 4
+    assert connection.too_slow
+    queued = [connection.queue.get_nowait() for _ in range(connection.queue.qsize())]
+    assert queued == [TOO_SLOW]  # all it is sent now is its closing
+    connection.send({"type": "state", "version": 9})
+    assert connection.queue.empty()
 
 
 def test_a_flooding_socket_is_rate_limited(make_client: Callable[..., TestClient]) -> None:

@@ -384,7 +384,6 @@ def test_nan_and_infinity_are_malformed(
         ('"' + "r" * 65 + '"', None),
         ("7", 7),
         ("-2.5", -2.5),
-        ("1e999", None),  # parsed as infinity: not a finite number
         ("true", None),
         ("null", None),
         ('{"a": 1}', None),
@@ -397,6 +396,14 @@ def test_a_request_id_is_echoed_only_when_it_is_a_short_string_or_a_finite_numbe
     _client, _code, ws = seated
     error = answer_to(ws, f'{{"type": "cheat", "request_id": {request_id}}}')
     assert error["code"] == "unknown_type" and error["request_id"] == echoed
+
+
+def test_a_number_beyond_a_double_makes_the_message_malformed(
+    seated: tuple[TestClient, str, WebSocketTestSession],
+) -> None:
+    _client, _code, ws = seated
+    error = answer_to(ws, '{"type": "ping", "request_id": 1e999}')
+    assert error["code"] == "malformed" and error["request_id"] is None
 
 
 def test_a_socket_message_over_the_limit_is_too_large(

@@ -98,6 +98,8 @@ def serve(
         "port": settings.port,
         "log_level": "info",
         "ws": "websockets-sansio",
+        # Messages are small JSON: compressing each costs more CPU than it saves on the wire.
+        "ws_per_message_deflate": False,
         # Bigger socket frames are dropped by the WebSocket layer (close 1009), unread.
         "ws_max_size": settings.max_message_bytes,
         # Request line and headers together: generous for browsers, small for abusers.

@@ -121,14 +121,17 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def state_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
-    """The ``state`` message for one listener (``seat`` ``None``: a spectator)."""
+def state_message(
+    table: LiveTable, seat: int | None, table_summary: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The ``state`` message for one listener (``seat`` ``None``: a spectator); the table's
+    ``table_summary`` may be given when it was built already for the other listeners."""
     view = table.game.view(seat)
     return {
         "type": "state",
         "version": table.version,
         "you": {"seat": seat},
-        "table": summary(table),
+        "table": table_summary if table_summary is not None else summary(table),
         "view": view_to_json(view, table.names(), table.game.waiting_for(), seated=table.full),
     }
 

@@ -859,11 +859,12 @@ class GameService:
     def _publish(self, table: LiveTable) -> None:
         """Send each listener the new events it may see, then its own state."""
         events = table.take_events()
+        shared = serialize.summary(table)
         for connection in table.connections:
             message = serialize.events_message(events, table.version, connection.seat)
             if message is not None:
                 connection.send(message)
-            connection.send(serialize.state_message(table, connection.seat))
+            connection.send(serialize.state_message(table, connection.seat, shared))
 
     # ------------------------------------------------------------------- records
 

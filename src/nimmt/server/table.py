@@ -71,6 +71,8 @@ class SeatSpec:
 RESYNC: dict[str, Any] = {"type": "resync"}
 """Put in a connection's queue in place of what it could not keep: the transport sends a fresh
 ``state`` instead (never sent as such)."""
+TOO_SLOW: dict[str, Any] = {"type": "too_slow"}
+"""Put in a connection's queue when it kept falling behind: the transport closes it."""
 
 
 class Connection:
@@ -78,7 +80,7 @@ class Connection:
     bounded queue the transport drains. Sending never blocks, so a slow client cannot stall a
     table; a client that falls ``max_queue`` messages behind loses them and is sent a fresh
     ``state`` instead (:data:`RESYNC`), and one that keeps falling behind is closed
-    (:attr:`too_slow`)."""
+    (:data:`TOO_SLOW`)."""
 
     def __init__(
         self, code: str, token: str | None, seat: int | None, *, max_queue: int = 64
@@ -89,16 +91,19 @@ class Connection:
         self.max_queue = max_queue
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.overflows = 0
-        self.too_slow = asyncio.Event()
+
+    @property
+    def too_slow(self) -> bool:
+        return self.overflows >= OVERFLOWS_BEFORE_CLOSE
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.too_slow:
+            return  # being closed: nothing more for it
         if self.queue.qsize() >= self.max_queue:
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.overflows += 1
-            if self.overflows >= OVERFLOWS_BEFORE_CLOSE:
-                self.too_slow.set()
-            self.queue.put_nowait(RESYNC)
+            self.queue.put_nowait(TOO_SLOW if self.too_slow else RESYNC)
             return
         self.queue.put_nowait(message)
 

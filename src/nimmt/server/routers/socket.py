@@ -19,6 +19,7 @@ import math
 import time
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
@@ -28,7 +29,7 @@ from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_messa
 from nimmt.server.serialize import error_message
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
-from nimmt.server.table import RESYNC, Connection
+from nimmt.server.table import RESYNC, TOO_SLOW, Connection
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -39,10 +40,6 @@ CLOSE_TOO_SLOW = 4408
 SEND_TIMEOUT = 20.0
 """Seconds one message may take to go out before the client counts as not reading."""
 MAX_REQUEST_ID_LENGTH = 64
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 class RateLimit:
@@ -121,24 +118,21 @@ async def _pump(websocket: WebSocket, connection: Connection, service: GameServi
     """Send what the service queued for this connection, in order; a fresh ``state`` where the
     queue overflowed; close a client that does not read."""
     while True:
-        getter = asyncio.ensure_future(connection.queue.get())
-        slow = asyncio.ensure_future(connection.too_slow.wait())
-        await asyncio.wait((getter, slow), return_when=asyncio.FIRST_COMPLETED)
-        slow.cancel()
-        if connection.too_slow.is_set():
-            getter.cancel()
+        message: dict[str, Any] | None = await connection.queue.get()
+        if message is TOO_SLOW:
             await _close_too_slow(websocket)
             return
-        message: dict[str, Any] | None = getter.result()
         if message is RESYNC:
             message = await service.fresh_state(connection)
             if message is None:
                 continue
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
-        text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+        # orjson writes strict JSON (no NaN can come out), and fast: every state goes out here.
+        text = orjson.dumps(message).decode()
         try:
-            await asyncio.wait_for(websocket.send_text(text), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await websocket.send_text(text)
         except TimeoutError:
             await _close_too_slow(websocket)
             return
@@ -176,9 +170,10 @@ async def handle_message(service: GameService, connection: Connection, text: str
     request_id: Any = None
     try:
         try:
-            # NaN and Infinity are not JSON; nesting too deep for the parser is refused as well.
-            data = json.loads(text, parse_constant=_refuse_constant)
-        except (ValueError, RecursionError):
+            # orjson refuses NaN and Infinity (not JSON), nesting deeper than 1024 and numbers
+            # outside 64 bits.
+            data = orjson.loads(text)
+        except ValueError:
             raise ServiceError("malformed", "That message is not JSON.") from None
         if not isinstance(data, dict):
             raise ServiceError("malformed", "A message is a JSON object with a type.")
