@@ -55,23 +55,33 @@ TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft)
 """The server's own events: public, every listener sees them."""
 
 
-def _plain(value: Any) -> Any:
-    """Tuples to lists, recursively, for JSON."""
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    return value
+# The dicts built here hold tuples where the wire has arrays: JSON writes both alike, and not
+# copying every row and hand for every listener is what keeps a busy server fast.
+
+
+_WIRE_TYPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
+def _wire_type(kind: type) -> tuple[str, tuple[str, ...]]:
+    """An event class's name on the wire and its fields (worked out once per class)."""
+    known = _WIRE_TYPES.get(kind)
+    if known is None:
+        name = re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
+        known = _WIRE_TYPES[kind] = (name, tuple(field.name for field in dataclasses.fields(kind)))
+    return known
 
 
 def event_type(event: TableEvent) -> str:
     """The event's type on the wire: its class name in snake_case (``CardsRevealed`` ->
     ``cards_revealed``)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
+    return _wire_type(type(event))[0]
 
 
 def event_to_json(event: TableEvent) -> dict[str, Any]:
-    data: dict[str, Any] = {"type": event_type(event)}
-    for field in dataclasses.fields(event):
-        data[field.name] = _plain(getattr(event, field.name))
+    name, fields = _wire_type(type(event))
+    data: dict[str, Any] = {"type": name}
+    for field in fields:
+        data[field] = getattr(event, field)
     return data
 
 
@@ -90,22 +100,22 @@ def view_to_json(
         "round": view.round,
         "turn": view.turn,
         "names": list(names),
-        "rows": _plain(view.rows),
-        "hand": list(view.hand),
-        "legal_cards": list(view.legal_cards()),
+        "rows": view.rows,
+        "hand": view.hand,
+        "legal_cards": view.legal_cards(),
         "chosen_card": view.chosen_card,
-        "has_chosen": list(view.has_chosen),
-        "waiting_for": list(waiting_for),
-        "revealed": _plain(view.revealed) if view.revealed is not None else None,
+        "has_chosen": view.has_chosen,
+        "waiting_for": waiting_for,
+        "revealed": view.revealed,
         "pending_row_choice": (
             {"seat": pending.seat, "card": pending.card} if pending is not None else None
         ),
         "must_choose_row": view.must_choose_row,
-        "round_rows": list(view.round_rows),
-        "played": _plain(view.played),
-        "penalties": list(view.penalties),
-        "totals": list(view.totals),
-        "score_sheet": _plain(view.score_sheet),
+        "round_rows": view.round_rows,
+        "played": view.played,
+        "penalties": view.penalties,
+        "totals": view.totals,
+        "score_sheet": view.score_sheet,
         "outcome": (
             {"totals": list(outcome.totals), "winners": list(outcome.winners)}
             if outcome is not None

@@ -687,6 +687,12 @@ class GameService:
             await self._commit(table, action)
         self._schedule_bots(table)
 
+    def _seed(self, code: str, *purpose: object) -> int:
+        """A seed for a bot's decision: secure randomness, or fixed by the deal seed (tests)."""
+        if self.deal_seed is None:
+            return secrets.randbits(63)
+        return self._rng(code, *purpose).randrange(2**63)
+
     def _rng(self, code: str, *purpose: object) -> random.Random:
         """Secure randomness for deals and bots; a fixed one when a deal seed is set (tests)."""
         if self.deal_seed is None:
@@ -718,7 +724,7 @@ class GameService:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            seed = self._rng(table.code, "bot", seat, version).randrange(2**63)
+            seed = self._seed(table.code, "bot", seat, version)
             choice = await self.bots.decide(bot, seed, view)
             kind, card, row = (
                 ("choose_row", None, choice) if view.must_choose_row else ("play", choice, None)
