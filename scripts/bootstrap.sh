@@ -8,4 +8,7 @@ if ! python3 -m uv --version 2>/dev/null | grep -q "^uv $UV_VERSION"; then
     python3 -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
 fi
 uv() { python3 -m uv "$@"; }
-uv sync --locked --quiet
+# Bytecode compiled once at install: every server, bot and test process then starts fast, even
+# where PYTHONDONTWRITEBYTECODE is set.
+uv sync --locked --quiet --compile-bytecode
+python3 -m uv run --locked --no-sync python -m compileall -q src

@@ -165,6 +165,9 @@ class BrokenBots:
     def __init__(self, raises: bool) -> None:
         self.raises = raises
 
+    async def start(self) -> None:
+        pass
+
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
         if self.raises:
             raise RuntimeError("bug")

@@ -33,6 +33,10 @@ WORKER_NICENESS = 10
 class BotRunner(Protocol):
     """Decides for a bot seat: a card, or when ``view.must_choose_row`` a row (0 to 3)."""
 
+    async def start(self) -> None:
+        """Get ready, so that the first decisions do not wait for workers to start."""
+        ...
+
     async def decide(self, bot: str, seed: int, view: SeatView) -> int: ...
 
     async def close(self) -> None: ...
@@ -75,6 +79,13 @@ class BotPool:
             )
         return self._executor
 
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        await asyncio.gather(
+            *(loop.run_in_executor(pool, os.getpid) for _ in range(self.processes))
+        )
+
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), decide, bot, seed, view)
@@ -87,6 +98,9 @@ class BotPool:
 
 class InlineBots:
     """Decides at once in the caller's thread (tests; a quick bot only)."""
+
+    async def start(self) -> None:
+        pass
 
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
         return decide(bot, seed, view)

@@ -193,11 +193,18 @@ class GameService:
         game goes on, so that its bots (or the dealer) continue at once; with several processes
         a table is loaded by whichever process is asked for it first."""
         await self.bus.start(self._on_bus_change, self._resync_all)
+        self._spawn(self._start_bots(), "bot workers")
         if not self._shared:
             since = self._clock() - timedelta(seconds=self.idle_seconds)
             for code in await self._read(self.storage.active_codes, since):
                 await self._table(code)
         self._spawn(self._housekeeping(), "housekeeping")
+
+    async def _start_bots(self) -> None:
+        try:
+            await self.bots.start()
+        except Exception:
+            log.exception("the bot workers did not start; they will be started when needed")
 
     async def close(self) -> None:
         self._closed = True
