@@ -154,6 +154,9 @@ export function mountTable(root, code) {
       queue.push({ ...message, resync });
       if (!running) drain();
     } else if (message.type === "state") {
+      // Every state taken in is applied, in order: the next connection asks for what follows
+      // it (asking from the last one drawn would repeat what still waits in the queue).
+      socket.setVersion(message.version);
       queue.push(message);
       if (!running) drain();
     }
@@ -207,7 +210,6 @@ export function mountTable(root, code) {
   function applyState(message) {
     const before = s.view;
     s.version = message.version;
-    socket.setVersion(message.version);
     s.you = message.you || { seat: null };
     // Left, and the seat_left event was not seen (say, lost with the connection): the seat is
     // gone all the same.
