@@ -83,6 +83,7 @@ def test_leaving_during_the_game_hands_the_seat_to_the_chosen_bot(
         assert time.monotonic() < deadline, "the turn did not resolve within 30 s"
         if ana.locator(".rows.choosing").count():
             ana.locator('[data-focus="row-0"]').click()
+            expect(ana.locator(".rows.choosing")).to_have_count(0)
         ana.wait_for_timeout(100)
     expect(ana.locator(".hand .card")).to_have_count(9)
     expect(ana.locator(f'.hand .card[data-card="{first}"]')).to_have_count(0)
