@@ -53,7 +53,7 @@ def test_migrations_and_a_game_on_postgresql(postgres_url: str) -> None:
     engine = create_engine(settings.db)
     with engine.connect() as connection:
         assert (
-            connection.execute(text("select version_num from alembic_version")).scalar() == "0001"
+            connection.execute(text("select version_num from alembic_version")).scalar() == "0002"
         )
         stored = connection.execute(text("select count(*) from actions")).scalar()
     engine.dispose()

@@ -69,6 +69,10 @@ def serve(
         port=settings.port,
         log_level="info",
         ws="websockets-sansio",
+        # Bigger socket frames are dropped by the WebSocket layer (close 1009), unread.
+        ws_max_size=settings.max_message_bytes,
+        # Request line and headers together: generous for browsers, small for abusers.
+        h11_max_incomplete_event_size=32 * 1024,
     )
 
 

@@ -18,9 +18,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers import api, pages, socket
+from nimmt.server.security import CreationQuota, QuotaExceededError, protect
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
 from nimmt.server.storage import SqlStorage, Storage
@@ -50,6 +52,15 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+class _ProtectedApp(FastAPI):
+    """FastAPI with :func:`~nimmt.server.security.protect` around its whole middleware stack,
+    error handlers included: every answer, a 500 too, gets the security headers."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        settings: Settings = self.state.settings
+        return protect(super().build_middleware_stack(), max_body_bytes=settings.max_body_bytes)
+
+
 def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> FastAPI:
     """The app. ``storage`` replaces the database of ``settings.db`` (tests pass the in-memory
     twin)."""
@@ -71,15 +82,19 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         finally:
             await service.close()
 
-    app = FastAPI(title="nimmt", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = _ProtectedApp(title="nimmt", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
+    app.state.create_quota = CreationQuota(settings.create_quota, settings.create_window_seconds)
     app.include_router(api.router)
     app.include_router(socket.router)
     app.include_router(pages.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> Response:
-        return _error(error.status, error.code, error.message)
+        response = _error(error.status, error.code, error.message)
+        if isinstance(error, QuotaExceededError):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> Response:

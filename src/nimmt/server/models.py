@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,9 +21,13 @@ class Base(DeclarativeBase):
 
 class TableRow(Base):
     """One table; ``version``, ``game``, ``phase``, ``round`` and ``finished`` are kept in step
-    with the actions (same transaction) so that listings need not replay anything."""
+    with the actions, ``seat_count``, ``free_seats`` and ``humans`` with the seats (same
+    transaction), so that the lobby is one query on this table alone: no join, no replay."""
 
     __tablename__ = "tables"
+    # The lobby: unfinished tables, newest created first, paged by (created_at, id). Indexing
+    # last_active_at instead would cost an index update on every move of every table.
+    __table_args__ = (Index("ix_tables_lobby", "finished", "created_at", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     code: Mapped[str] = mapped_column(String(6), unique=True, nullable=False)
@@ -33,6 +37,16 @@ class TableRow(Base):
     phase: Mapped[str] = mapped_column(String(20), nullable=False)
     round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     finished: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    last_active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    """When a person last acted here (join, play, retract, choose_row, rematch, leave)."""
+    seat_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    """How many seats the table has (they never change in number)."""
+    free_seats: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    """Human seats nobody holds."""
+    humans: Mapped[list[str]] = mapped_column(
+        JSON, nullable=False, default=list, server_default="[]"
+    )
+    """The names at the human seats, in seat order."""
 
 
 class SeatRow(Base):

@@ -17,6 +17,7 @@ from nimmt.engine import Event, Phase, SeatView, visible_to
 
 if TYPE_CHECKING:
     from nimmt.server.errors import ServiceError
+    from nimmt.server.storage import OpenTable
     from nimmt.server.table import LiveTable
 
 WAITING = "waiting"
@@ -163,6 +164,20 @@ def open_table(table: LiveTable) -> dict[str, Any]:
         "phase": table.phase,
         "round": table.game.round,
         "created_at": iso(table.created_at),
+    }
+
+
+def open_table_entry(entry: OpenTable) -> dict[str, Any]:
+    """A table's line in the open-tables list, from storage (the same JSON as
+    :func:`open_table`)."""
+    return {
+        "code": entry.code,
+        "seats": entry.seats,
+        "free_seats": entry.free_seats,
+        "humans": list(entry.humans),
+        "phase": entry.phase,
+        "round": entry.round,
+        "created_at": iso(entry.created_at),
     }
 
 

@@ -143,6 +143,11 @@ class GameService:
                 await asyncio.to_thread(self.storage.create_table, record)
             except CodeTakenError:
                 continue
+            except Exception as error:
+                log.exception("storing the new table %s failed", code)
+                raise ServiceError(
+                    "storage_error", "The server could not save this; please try again.", 503
+                ) from error
             async with self._load_lock:
                 self._tables[code] = self._new_live_table(record)
             return code

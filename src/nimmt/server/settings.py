@@ -8,10 +8,11 @@ mapped to the psycopg 3 driver, the one the project ships.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import platformdirs
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (pages, static assets, rules), written by the client's engineer."""
@@ -51,3 +52,23 @@ class Settings(BaseSettings):
     @classmethod
     def _use_psycopg(cls, url: str) -> str:
         return normalize_database_url(url.strip())
+
+    max_body_bytes: int = Field(default=16 * 1024, ge=1)
+    """Largest HTTP request body accepted; a larger one is answered 413 ``too_large``."""
+    max_message_bytes: int = Field(default=4096, ge=64)
+    """Largest socket message accepted (``too_large`` error); ``nimmt serve`` has the WebSocket
+    layer close the connection (1009) on bigger frames."""
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Origins besides the server's own whose pages may open sockets (e.g.
+    ``https://nimmt.example.org``); the environment variable takes a comma-separated list."""
+    create_quota: int = Field(default=20, ge=1)
+    """Tables one client address may create per ``create_window_seconds`` (429 beyond)."""
+    create_window_seconds: float = Field(default=600.0, gt=0)
+    """The sliding window of ``create_quota``, in seconds."""
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [origin.strip() for origin in value.split(",") if origin.strip()]
+        return value

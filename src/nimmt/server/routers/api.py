@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, ConfigDict
 
 from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.security import CreationQuota
 from nimmt.server.table import SeatSpec
 
 router = APIRouter(prefix="/api")
@@ -42,9 +43,20 @@ async def list_bots(service: ServiceDep) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=status.HTTP_201_CREATED)
-async def create_table(body: CreateTableIn, service: ServiceDep) -> dict[str, Any]:
+async def create_table(
+    body: CreateTableIn, service: ServiceDep, request: Request
+) -> dict[str, Any]:
     seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
-    code = await service.create_table(seats, creator=body.name)
+    # The client's address as the HTTP server saw it: behind a proxy, that is the proxy's unless
+    # uvicorn is told to trust its forwarded headers (docs/protocol.md, "Limits and security").
+    address = request.client.host if request.client is not None else "unknown"
+    quota: CreationQuota = request.app.state.create_quota
+    stamp = quota.acquire(address)
+    try:
+        code = await service.create_table(seats, creator=body.name)
+    except BaseException:
+        quota.release(address, stamp)  # refused tables do not count
+        raise
     answer: dict[str, Any] = {"code": code, "url": f"/t/{code}"}
     if body.name is not None:
         seat, token = await service.join(code, body.name)

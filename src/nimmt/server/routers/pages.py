@@ -17,9 +17,7 @@ RULES_LANGUAGES = ("en", "de", "fr")
 
 FALLBACK_404 = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found · nimmt</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;
-line-height:1.5;color:#1d2330}a{color:#1d5fbf}</style></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><h1>Nothing here</h1>
 <p>This page or table does not exist. Table codes have six letters and digits, like
 <code>K7QX2M</code>.</p><p><a href="/">Back to the start page</a></p></body></html>
@@ -28,7 +26,8 @@ line-height:1.5;color:#1d2330}a{color:#1d5fbf}</style></head>
 
 def not_found_page(web_dir: Path) -> HTMLResponse:
     """Status 404 with the client app itself, which tells the reader in their language what
-    was not found (it reads the path); a plain built-in page if the app is missing."""
+    was not found (it reads the path); a plain built-in page if the app is missing (unstyled:
+    the Content-Security-Policy admits no inline style, and the stylesheet is missing too)."""
     page = web_dir / "static" / "index.html"
     try:
         content = page.read_text(encoding="utf-8")
@@ -38,7 +37,11 @@ def not_found_page(web_dir: Path) -> HTMLResponse:
 
 
 def _file(path: Path, web_dir: Path) -> Response:
-    return FileResponse(path) if path.is_file() else not_found_page(web_dir)
+    try:
+        found = path.is_file()
+    except (OSError, ValueError):  # e.g. a name too long for the file system
+        found = False
+    return FileResponse(path) if found else not_found_page(web_dir)
 
 
 @router.get("/healthz")
@@ -63,7 +66,10 @@ async def table_page(code: str, settings: SettingsDep, service: ServiceDep) -> R
 @router.get("/static/{path:path}", include_in_schema=False)
 async def static_file(path: str, settings: SettingsDep) -> Response:
     root = (settings.web_dir / "static").resolve()
-    target = (root / path).resolve()
+    try:
+        target = (root / path).resolve()
+    except (OSError, ValueError):  # a NUL byte, a loop of links: no such file
+        return not_found_page(settings.web_dir)
     if not target.is_relative_to(root):  # no way out of the static directory
         return not_found_page(settings.web_dir)
     return _file(target, settings.web_dir)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -14,8 +15,10 @@ from starlette.websockets import WebSocketState
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers.deps import get_service
+from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_message, origin_allowed
 from nimmt.server.serialize import error_message
 from nimmt.server.service import GameService
+from nimmt.server.settings import Settings
 from nimmt.server.table import Connection
 
 router = APIRouter()
@@ -23,10 +26,21 @@ log = logging.getLogger(__name__)
 
 ACTIONS = ("play", "retract", "choose_row", "rematch")
 CLOSE_TABLE_NOT_FOUND = 4404
+MAX_REQUEST_ID_LENGTH = 64
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 @router.websocket("/ws/{code}")
 async def table_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+    settings: Settings = websocket.app.state.settings
+    if not origin_allowed(websocket.scope, settings.allowed_origins):
+        await websocket.accept()
+        await websocket.send_text(json.dumps(forbidden_origin_message()))
+        await websocket.close(code=CLOSE_FORBIDDEN_ORIGIN)
+        return
     service = get_service(websocket)
     await websocket.accept()
     try:
@@ -42,8 +56,11 @@ async def table_socket(websocket: WebSocket, code: str, token: str | None = None
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
+            raw: bytes = (message.get("bytes") or b"") if text is None else text.encode("utf-8")
+            if len(raw) > settings.max_message_bytes:  # refused unread: nothing changes
+                connection.send(error_message(_too_large(settings.max_message_bytes)))
+                continue
             if text is None:
-                raw = message.get("bytes") or b""
                 text = raw.decode("utf-8", "replace")
             await handle_message(service, connection, text)
     finally:
@@ -59,7 +76,25 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
         message = await connection.queue.get()
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
-        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await websocket.send_text(json.dumps(message, separators=(",", ":"), allow_nan=False))
+
+
+def _too_large(limit: int) -> ServiceError:
+    return ServiceError("too_large", f"A message may be at most {limit} bytes long.")
+
+
+def clean_request_id(value: object) -> str | int | float | None:
+    """The ``request_id`` echoed in answers: a string of at most 64 characters or a finite
+    number; anything else counts as no request id (``None``)."""
+    if isinstance(value, str):
+        return value if len(value) <= MAX_REQUEST_ID_LENGTH else None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    return None
 
 
 def _is_int(value: object) -> bool:
@@ -71,14 +106,13 @@ async def handle_message(service: GameService, connection: Connection, text: str
     request_id: Any = None
     try:
         try:
-            data = json.loads(text)
-        except ValueError:
+            # NaN and Infinity are not JSON; nesting too deep for the parser is refused as well.
+            data = json.loads(text, parse_constant=_refuse_constant)
+        except (ValueError, RecursionError):
             raise ServiceError("malformed", "That message is not JSON.") from None
         if not isinstance(data, dict):
             raise ServiceError("malformed", "A message is a JSON object with a type.")
-        request_id = data.get("request_id")
-        if request_id is not None and not isinstance(request_id, str | int | float):
-            request_id = None
+        request_id = clean_request_id(data.get("request_id"))
         kind = data.get("type")
         if not isinstance(kind, str):
             raise ServiceError("malformed", 'A message needs a "type".')
