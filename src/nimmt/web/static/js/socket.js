@@ -14,6 +14,7 @@ export const CLOSE_FORBIDDEN_ORIGIN = 4403;
 export const CLOSE_TABLE_NOT_FOUND = 4404;
 export const CLOSE_SLOW_CONSUMER = 4408;
 const FINAL_CLOSE_CODES = [CLOSE_FORBIDDEN_ORIGIN, CLOSE_TABLE_NOT_FOUND];
+const CONNECT_TIMEOUT_MS = 10000;
 
 export class TableSocket {
   constructor(code, token, { onMessage, onStatus }) {
@@ -47,11 +48,30 @@ export class TableSocket {
   connect() {
     this.stopped = false;
     clearTimeout(this.timer);
-    const ws = new WebSocket(this.url());
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (err) {
+      // Refused before any connection (a blocked address, say): try again later all the same.
+      console.error(err);
+      this.ws = null;
+      this.onStatus("lost", { code: 1006 });
+      this.retry();
+      return;
+    }
     this.ws = ws;
+    // A handshake that never ends (a stuck proxy, a blocked address) counts as a loss.
+    const opening = setTimeout(() => {
+      if (this.ws !== ws || ws.readyState === WebSocket.OPEN) return;
+      this.ws = null;
+      ws.close();
+      this.onStatus("lost", { code: 1006 });
+      this.retry();
+    }, CONNECT_TIMEOUT_MS);
     let first = true; // the first message of a connection asked with `since` is the catch-up
     const askedSince = this.since !== null;
     ws.addEventListener("open", () => {
+      clearTimeout(opening);
       if (this.ws !== ws) return;
       this.attempt = 0;
       this.onStatus("open");
@@ -73,6 +93,7 @@ export class TableSocket {
       this.onMessage(message, { resync });
     });
     ws.addEventListener("close", (event) => {
+      clearTimeout(opening);
       if (this.ws !== ws) return;
       clearInterval(this.heartbeat);
       this.ws = null;
@@ -86,10 +107,15 @@ export class TableSocket {
         return;
       }
       this.onStatus("lost", event);
-      const delay = Math.min(5000, 400 * 2 ** this.attempt);
-      this.attempt += 1;
-      this.timer = setTimeout(() => this.connect(), delay);
+      this.retry();
     });
+  }
+
+  retry() {
+    const delay = Math.min(5000, 400 * 2 ** this.attempt);
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
   }
 
   /** Switch to another token (after taking or leaving a seat; null: watch) and reconnect. */
