@@ -21,6 +21,10 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
 
     def make(storage: Storage | None = None, **settings: Any) -> TestClient:
         settings.setdefault("bot_delay", 0.0)
+        settings.setdefault("bot_processes", 0)  # quick bots think inline here; see test_botpool
+        # Tests act as fast as the machine goes; the rate limit has a test of its own.
+        settings.setdefault("socket_rate", 10_000.0)
+        settings.setdefault("socket_burst", 10_000)
         settings.setdefault("db", "sqlite://")
         app = create_app(Settings(**settings), storage=storage or MemoryStorage())
         client = TestClient(app)

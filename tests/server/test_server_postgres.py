@@ -13,7 +13,9 @@ from nimmt.server import Settings, create_app
 
 
 def test_migrations_and_a_game_on_postgresql(postgres_url: str) -> None:
-    settings = Settings(db=postgres_url, bot_delay=0, deal_seed=4)
+    settings = Settings(
+        db=postgres_url, bot_delay=0, deal_seed=4, socket_rate=10_000, socket_burst=10_000
+    )
     assert settings.db.startswith("postgresql+psycopg://")
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
     with TestClient(create_app(settings)) as client:

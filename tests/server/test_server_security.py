@@ -140,7 +140,7 @@ def test_a_body_over_the_limit_is_refused_and_creates_nothing(client: TestClient
     answer = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 413 and error_code(answer) == "too_large"
     assert_security_headers(answer)
-    assert client.get("/api/tables").json() == {"tables": []}
+    assert client.get("/api/tables").json()["tables"] == []
     # A body just within the limit goes on to the route as before.
     small = client.post("/api/tables", json={**TWO_HUMANS, "name": "Ana"})
     assert small.status_code == 201
@@ -158,7 +158,7 @@ def test_a_chunked_body_over_the_limit_is_refused(
     )
     assert "content-length" not in answer.request.headers
     assert answer.status_code == 413 and error_code(answer) == "too_large"
-    assert client.get("/api/tables").json() == {"tables": []}
+    assert client.get("/api/tables").json()["tables"] == []
 
 
 def test_the_body_limit_stops_reading_at_the_limit() -> None:
@@ -293,7 +293,7 @@ def test_a_database_refusing_a_new_table_is_a_503(make_client: MakeClient) -> No
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 503 and error_code(answer) == "storage_error"
         assert "disk is full" not in answer.text
-    assert client.get("/api/tables").json() == {"tables": []}
+    assert client.get("/api/tables").json()["tables"] == []
 
 
 class RefusingAppends(MemoryStorage):

@@ -159,31 +159,28 @@ def test_a_restarted_service_lets_a_waiting_bot_continue() -> None:
     asyncio.run(scenario())
 
 
-class BrokenBot:
-    """A bot with a bug: it answers a card it does not hold, or fails outright."""
-
-    name = "broken"
+class BrokenBots:
+    """Bots with a bug: they answer a card nobody holds, or fail outright."""
 
     def __init__(self, raises: bool) -> None:
         self.raises = raises
 
-    def choose_card(self, view: SeatView) -> int:
+    async def decide(self, bot: str, seed: int, view: SeatView) -> int:
         if self.raises:
             raise RuntimeError("bug")
-        return 0
+        return 9 if view.must_choose_row else 0
 
-    def choose_row(self, view: SeatView) -> int:
-        return 9
+    async def close(self) -> None:
+        pass
 
 
 @pytest.mark.parametrize("raises", [False, True])
 def test_a_broken_bot_does_not_stall_the_table(raises: bool) -> None:
     async def scenario() -> None:
         storage = MemoryStorage()
-        service = GameService(storage, deal_seed=8)
+        service = GameService(storage, deal_seed=8, bots=BrokenBots(raises))
         code = await service.create_table([HUMAN, SeatSpec("bot", "greedy")])
         table = service._tables[code]
-        table.bots[1] = BrokenBot(raises)
         await service.join(code, "Ana")  # the last seat: the deal, then the bot's turn
         for _ in range(1000):
             if table.game.waiting_for() == (0,):

@@ -7,6 +7,7 @@ use ends as one line ``error: ...``.
 
 from __future__ import annotations
 
+import os
 import socket
 from typing import Annotated, Any
 
@@ -33,6 +34,23 @@ def serve(
             "(default: $NIMMT_DB, else an SQLite file in your data directory).",
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            help="Server processes sharing the port [default: 1]; above 1 they need PostgreSQL "
+            "(--db) and a bus (--bus). See docs/deploy.md.",
+        ),
+    ] = None,
+    bus: Annotated[
+        str | None,
+        typer.Option(
+            "--bus",
+            metavar="URL",
+            help="Redis URL (redis://host:port/0) through which processes tell each other of "
+            "changes (default: $NIMMT_BUS, else none: one process).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table: create tables, share the link, play with friends and bots."""
     # Imported here so that the other commands start without loading the web stack.
@@ -46,7 +64,13 @@ def serve(
         fail(f"--port must be 0 to 65535, not {port}")
     overrides: dict[str, Any] = {
         key: value
-        for key, value in (("host", host), ("port", port), ("db", db))
+        for key, value in (
+            ("host", host),
+            ("port", port),
+            ("db", db),
+            ("workers", workers),
+            ("bus", bus),
+        )
         if value is not None
     }
     try:
@@ -57,23 +81,52 @@ def serve(
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
     except Exception:
         fail(f"{settings.db!r} is not a database URL (e.g. sqlite:///games.db)")
+    if settings.workers > 1:
+        if make_url(settings.db).get_backend_name() == "sqlite":
+            fail("--workers above 1 needs a shared database: --db postgresql://user@host/db")
+        if not settings.bus:
+            fail("--workers above 1 needs a bus to tell the processes of changes: --bus redis://…")
     _check_port_free(settings.host, settings.port)
     try:
         storage = SqlStorage(settings.db)
     except Exception as error:
         fail(f"cannot open the database {shown_db}: {_first_line(error)}")
-    typer.echo(f"nimmt: serving on http://{settings.host}:{settings.port}  (database {shown_db})")
-    uvicorn.run(
-        create_app(settings, storage=storage),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        ws="websockets-sansio",
+    if settings.bus:
+        _check_bus(settings.bus)
+    options: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": "info",
+        "ws": "websockets-sansio",
         # Bigger socket frames are dropped by the WebSocket layer (close 1009), unread.
-        ws_max_size=settings.max_message_bytes,
+        "ws_max_size": settings.max_message_bytes,
         # Request line and headers together: generous for browsers, small for abusers.
-        h11_max_incomplete_event_size=32 * 1024,
-    )
+        "h11_max_incomplete_event_size": 32 * 1024,
+    }
+    shown = f"http://{settings.host}:{settings.port}  (database {shown_db}"
+    if settings.workers == 1:
+        typer.echo(f"nimmt: serving on {shown})")
+        uvicorn.run(create_app(settings, storage=storage), **options)
+        return
+    # Several processes: each builds its app from the environment; the migrations ran above.
+    storage.close()
+    for key, value in overrides.items():
+        os.environ[f"NIMMT_{key.upper()}"] = str(value)
+    os.environ["NIMMT_MIGRATE"] = "false"
+    typer.echo(f"nimmt: serving on {shown}, {settings.workers} processes)")
+    uvicorn.run("nimmt.server:create_app", factory=True, workers=settings.workers, **options)
+
+
+def _check_bus(url: str) -> None:
+    """Fail early, with a clear line, when the bus cannot be reached."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except Exception as error:
+        fail(f"cannot reach the bus {url}: {_first_line(error)}")
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -13,6 +13,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -20,6 +21,8 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
+from nimmt.server.botpool import BotPool, BotRunner, InlineBots
+from nimmt.server.bus import Bus, LocalBus, RedisBus
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers import api, pages, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
@@ -73,8 +76,27 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             logger = logging.getLogger(name)
             if not any(isinstance(f, RedactTokens) for f in logger.filters):
                 logger.addFilter(RedactTokens())
-        store = storage if storage is not None else await asyncio.to_thread(SqlStorage, settings.db)
-        service = GameService(store, bot_delay=settings.bot_delay, deal_seed=settings.deal_seed)
+        store = (
+            storage
+            if storage is not None
+            else await asyncio.to_thread(
+                partial(SqlStorage, settings.db, run_migrations=settings.migrate)
+            )
+        )
+        bots: BotRunner = (
+            BotPool(settings.bot_processes) if settings.bot_processes > 0 else InlineBots()
+        )
+        bus: Bus = RedisBus(settings.bus) if settings.bus else LocalBus()
+        service = GameService(
+            store,
+            bot_delay=settings.bot_delay,
+            deal_seed=settings.deal_seed,
+            bots=bots,
+            bus=bus,
+            idle_seconds=settings.idle_minutes * 60,
+            max_queue=settings.max_queue,
+            watchdog_seconds=settings.watchdog_seconds,
+        )
         app.state.service = service
         await service.start()
         try:

@@ -32,7 +32,27 @@ class RematchStarted:
     game: int
 
 
-TableEvent = Event | RematchStarted
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    """A person took a free seat."""
+
+    seat: int
+    name: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A person left their seat: ``bot`` plays it from now on (their own choice), or, before
+    the first deal, ``None``: the seat is free again."""
+
+    seat: int
+    name: str
+    bot: str | None
+
+
+TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft
+TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft)
+"""The server's own events: public, every listener sees them."""
 
 
 def _plain(value: Any) -> Any:
@@ -120,7 +140,7 @@ def events_message(
     visible = [
         event_to_json(event)
         for event in events
-        if isinstance(event, RematchStarted) or visible_to(event, seat)
+        if isinstance(event, TABLE_EVENTS) or visible_to(event, seat)
     ]
     if not visible:
         return None

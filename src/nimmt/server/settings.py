@@ -7,6 +7,7 @@ mapped to the psycopg 3 driver, the one the project ships.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -47,6 +48,30 @@ class Settings(BaseSettings):
     """For tests and demonstrations only: deal from this seed instead of the system's secure
     randomness, so the same games come out every time."""
     web_dir: Path = WEB_DIR
+    workers: int = Field(default=1, ge=1, le=64)
+    """Server processes behind the one port (``nimmt serve --workers``); above 1 they need a
+    shared database (PostgreSQL) and a bus."""
+    bus: str | None = None
+    """``redis://host:port/db``: the bus that tells the other processes of a change. Without
+    it, the process assumes it is alone with its database."""
+    bot_processes: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
+    """Worker processes in which the bots think (per server process); 0 lets them think in the
+    server's own thread (tests only: a strong bot then stalls every table)."""
+    idle_minutes: float = Field(default=30.0, gt=0)
+    """A table where no person acted for this long leaves the open-tables list, and memory
+    when nobody is connected (it stays stored and comes back when someone opens it)."""
+    max_queue: int = Field(default=64, ge=4, le=10_000)
+    """Messages a socket may fall behind before it is sent a fresh state instead."""
+    socket_rate: float = Field(default=20.0, gt=0)
+    """Messages per second a socket may send on average."""
+    socket_burst: int = Field(default=40, ge=1)
+    """Messages a socket may send at once before the average applies."""
+    watchdog_seconds: float = Field(default=5.0, gt=0)
+    """With several processes: how long a table waiting for its dealer or a bot may stand
+    still before a process that holds its sockets moves it (its mover may have died)."""
+    migrate: bool = True
+    """Run the database migrations at start (``nimmt serve --workers`` runs them once, before
+    starting its processes)."""
 
     @field_validator("db")
     @classmethod

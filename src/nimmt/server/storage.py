@@ -296,15 +296,15 @@ class MemoryStorage:
             self._append(code, action, status, seat)
 
     def append_many(self, items: Sequence[AppendItem]) -> list[Exception | None]:
+        """One :meth:`append` per item (the twin has no transactions to group)."""
         results: list[Exception | None] = []
-        with self._lock:
-            for code, action, status, seat in items:
-                try:
-                    self._append(code, action, status, seat)
-                except StorageError as error:
-                    results.append(error)
-                else:
-                    results.append(None)
+        for code, action, status, seat in items:
+            try:
+                self.append(code, action, status, seat)
+            except StorageError as error:
+                results.append(error)
+            else:
+                results.append(None)
         return results
 
     def table_version(self, code: str) -> int | None:

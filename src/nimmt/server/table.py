@@ -12,15 +12,15 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
+from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from nimmt.bots import Bot
 from nimmt.engine import Game, Phase
 from nimmt.server.errors import ServiceError
-from nimmt.server.serialize import TableEvent
+from nimmt.server.serialize import PlayerJoined, RematchStarted, SeatLeft, TableEvent
 from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -68,18 +68,47 @@ class SeatSpec:
     bot: str | None = None
 
 
+RESYNC: dict[str, Any] = {"type": "resync"}
+"""Put in a connection's queue in place of what it could not keep: the transport sends a fresh
+``state`` instead (never sent as such)."""
+
+
 class Connection:
     """One socket's end as the service sees it: which seat it holds (``None``: spectator) and a
-    queue the transport drains. Sending never blocks, so a slow client cannot stall a table."""
+    bounded queue the transport drains. Sending never blocks, so a slow client cannot stall a
+    table; a client that falls ``max_queue`` messages behind loses them and is sent a fresh
+    ``state`` instead (:data:`RESYNC`), and one that keeps falling behind is closed
+    (:attr:`too_slow`)."""
 
-    def __init__(self, code: str, token: str | None, seat: int | None) -> None:
+    def __init__(
+        self, code: str, token: str | None, seat: int | None, *, max_queue: int = 64
+    ) -> None:
         self.code = code
         self.token = token
         self.seat = seat
+        self.max_queue = max_queue
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.overflows = 0
+        self.too_slow = asyncio.Event()
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.queue.qsize() >= self.max_queue:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.overflows += 1
+            if self.overflows >= OVERFLOWS_BEFORE_CLOSE:
+                self.too_slow.set()
+            self.queue.put_nowait(RESYNC)
+            return
         self.queue.put_nowait(message)
+
+
+OVERFLOWS_BEFORE_CLOSE = 3
+"""A connection whose queue overflowed this often is closed (it reconnects and resyncs)."""
+
+HISTORY = 400
+"""How many versions of events a table keeps, so that a reconnecting client gets what it missed
+(a whole round of ten people is about 130 versions)."""
 
 
 @dataclass(eq=False)
@@ -99,10 +128,18 @@ class LiveTable:
     decision_key: tuple[Any, ...] = ()
     events_seen: int = 0
     pending_events: list[TableEvent] = field(default_factory=list)
+    history: deque[tuple[int, list[TableEvent]]] = field(
+        default_factory=lambda: deque(maxlen=HISTORY)
+    )
+    """``(version, events)`` of the latest changes of the current game, oldest first."""
+    last_active_at: datetime | None = None
+    """When a person last acted here (joins included); bots and deals do not count."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    needs_restore: bool = False
+    """A change was applied here but could not be stored, nor the table rebuilt (the database
+    was away): it must be rebuilt before anything else happens."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
@@ -112,6 +149,11 @@ class LiveTable:
     def full(self) -> bool:
         """Every human seat is taken (no cards are dealt before)."""
         return all(seat.kind == "bot" or seat.token_hash is not None for seat in self.seats)
+
+    @property
+    def has_people(self) -> bool:
+        """Somebody still plays here; a table everybody left stops (its bots wait)."""
+        return any(seat.kind == "human" for seat in self.seats)
 
     @property
     def finished(self) -> bool:
@@ -140,30 +182,79 @@ class LiveTable:
         game = self.game
         return (self.game_number, game.round, game.turn, game.phase, game.pending_row_choice)
 
+    def apply(self, action: ActionRecord) -> None:
+        """Apply one action (new, stored, or caught up from another process) at its version:
+        the engine's move, or the seat or table change. Its events join :attr:`pending_events`
+        and the history. An illegal move raises the engine's ``RuleError`` and changes nothing."""
+        if action.kind == "rematch":
+            self.game_number = action.game
+            self.game = Game(len(self.seats))
+            self.events_seen = 0
+            self.history.clear()
+            self.pending_events.append(RematchStarted(action.game))
+        elif action.kind in ("join", "leave"):
+            self._change_seat(action)
+        else:
+            apply_to_game(self.game, action)
+        self.version = action.seq
+        self.note_change()
+
+    def _change_seat(self, action: ActionRecord) -> None:
+        assert action.seat is not None
+        data = action.data or {}
+        old = self.seats[action.seat]
+        if action.kind == "join":
+            name = str(data.get("name"))
+            new = replace(old, name=name, token_hash=data.get("token_hash", old.token_hash))
+            self.pending_events.append(PlayerJoined(action.seat, name))
+        else:
+            bot = data.get("bot")
+            if bot is None:  # before the first deal: the seat is free again
+                new = SeatRecord(action.seat, "human")
+            else:
+                new = SeatRecord(action.seat, "bot", str(bot), old.name)
+            self.pending_events.append(SeatLeft(action.seat, old.name or "", bot))
+        self.seats[action.seat] = new
+
     def note_change(self) -> None:
         """Collect the engine's new events and see whether a new decision began."""
         events = self.game.events
         self.pending_events.extend(events[self.events_seen :])
         self.events_seen = len(events)
+        self.history.append((self.version, list(self.pending_events)))
         key = self._key()
         if key != self.decision_key:
             self.decision_key = key
             self.decision_version = self.version
 
+    def take_events(self) -> list[TableEvent]:
+        events, self.pending_events = self.pending_events, []
+        return events
+
+    def events_since(self, version: int) -> list[TableEvent] | None:
+        """Every event after ``version`` of the current game, or ``None`` when they are no
+        longer kept (or ``version`` is not one of this table's)."""
+        if version == self.version:
+            return []
+        if not self.history or not self.history[0][0] - 1 <= version < self.version:
+            return None
+        return [event for seen, events in self.history if seen > version for event in events]
+
     def replay(self, actions: Iterable[ActionRecord], version: int) -> None:
         """Rebuild the current game from its stored ``actions`` (nobody hears of their events)
-        and set the table at ``version``."""
+        and set the table at ``version``. The seats are left as they are (the stored ones)."""
+        seats = list(self.seats)
         self.game = Game(len(self.seats))
         self.events_seen = 0
         self.version = 0
         self.decision_version = 0
         self.decision_key = ()
+        self.history.clear()
         for action in actions:
-            self.version = action.seq
-            apply_to_game(self.game, action)
-            self.note_change()
+            self.apply(action)
+            self.pending_events.clear()
+        self.seats = seats
         self.version = version
-        self.pending_events.clear()
 
 
 def apply_to_game(game: Game, action: ActionRecord) -> None:
@@ -180,7 +271,7 @@ def apply_to_game(game: Game, action: ActionRecord) -> None:
     elif action.kind == "choose_row":
         assert action.seat is not None and action.row is not None
         game.choose_row(action.seat, action.row)
-    elif action.kind not in ("join", "leave", "rematch"):  # seat and table changes: no move
+    else:
         raise ValueError(f"unknown stored action {action.kind!r}")
 
 

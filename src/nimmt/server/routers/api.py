@@ -37,6 +37,11 @@ class RematchIn(BaseModel):
     token: str
 
 
+class LeaveIn(BaseModel):
+    token: str
+    bot: str | None = None
+
+
 @router.get("/bots")
 async def list_bots(service: ServiceDep) -> dict[str, Any]:
     return {"bots": [{"name": name} for name in service.bot_names]}
@@ -65,8 +70,12 @@ async def create_table(
 
 
 @router.get("/tables")
-async def list_tables(service: ServiceDep) -> dict[str, Any]:
-    return {"tables": await service.list_tables()}
+async def list_tables(
+    service: ServiceDep,
+    limit: int = Query(default=20, ge=1, le=100),
+    cursor: str | None = Query(default=None, max_length=200),
+) -> dict[str, Any]:
+    return await service.list_tables(limit, cursor)
 
 
 @router.get("/tables/{code}")
@@ -90,3 +99,9 @@ async def game_record(
 @router.post("/tables/{code}/rematch")
 async def rematch(code: str, body: RematchIn, service: ServiceDep) -> dict[str, Any]:
     return {"game": await service.rematch(code, body.token)}
+
+
+@router.post("/tables/{code}/leave")
+async def leave(code: str, body: LeaveIn, service: ServiceDep) -> dict[str, Any]:
+    await service.leave(code, body.token, body.bot)
+    return {"left": True}

@@ -1,5 +1,13 @@
-"""The table socket ``/ws/{code}?token=...`` (docs/protocol.md section 3): it parses each
-message, hands it to the game service, and pumps the service's messages to the client."""
+"""The table socket ``/ws/{code}?token=...&since=...`` (docs/protocol.md section 3): it parses
+each message, hands it to the game service, and pumps the service's messages to the client.
+
+Limits: each socket may send ``socket_rate`` messages per second on average (bursts up to
+``socket_burst``); beyond that a message is refused with ``rate_limited`` and not handled. A
+client that does not read what it is sent falls behind: its queue is bounded
+(:class:`~nimmt.server.table.Connection`), it is sent a fresh ``state`` in place of what it missed,
+and if it keeps falling behind, or one send waits longer than ``SEND_TIMEOUT`` seconds, it is
+closed with code 4408 (it may reconnect).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +16,7 @@ import contextlib
 import json
 import logging
 import math
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -19,13 +28,16 @@ from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_messa
 from nimmt.server.serialize import error_message
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
-from nimmt.server.table import Connection
+from nimmt.server.table import RESYNC, Connection
 
 router = APIRouter()
 log = logging.getLogger(__name__)
 
-ACTIONS = ("play", "retract", "choose_row", "rematch")
+ACTIONS = ("play", "retract", "choose_row", "rematch", "leave")
 CLOSE_TABLE_NOT_FOUND = 4404
+CLOSE_TOO_SLOW = 4408
+SEND_TIMEOUT = 20.0
+"""Seconds one message may take to go out before the client counts as not reading."""
 MAX_REQUEST_ID_LENGTH = 64
 
 
@@ -33,8 +45,29 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+class RateLimit:
+    """A token bucket: ``rate`` messages per second on average, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
 @router.websocket("/ws/{code}")
-async def table_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+async def table_socket(
+    websocket: WebSocket, code: str, token: str | None = None, since: str | None = None
+) -> None:
     settings: Settings = websocket.app.state.settings
     if not origin_allowed(websocket.scope, settings.allowed_origins):
         await websocket.accept()
@@ -44,17 +77,21 @@ async def table_socket(websocket: WebSocket, code: str, token: str | None = None
     service = get_service(websocket)
     await websocket.accept()
     try:
-        connection = await service.connect(code, token or None)
+        connection = await service.connect(code, token or None, _version(since))
     except ServiceError as error:
         await websocket.send_json(error_message(error))
         await websocket.close(code=CLOSE_TABLE_NOT_FOUND)
         return
-    sender = asyncio.create_task(_pump(websocket, connection))
+    limit = RateLimit(settings.socket_rate, settings.socket_burst)
+    sender = asyncio.create_task(_pump(websocket, connection, service))
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if not limit.allow():  # refused unread: nothing changes
+                connection.send(error_message(RATE_LIMITED))
+                continue
             text = message.get("text")
             raw: bytes = (message.get("bytes") or b"") if text is None else text.encode("utf-8")
             if len(raw) > settings.max_message_bytes:  # refused unread: nothing changes
@@ -70,13 +107,46 @@ async def table_socket(websocket: WebSocket, code: str, token: str | None = None
             await sender
 
 
-async def _pump(websocket: WebSocket, connection: Connection) -> None:
-    """Send what the service queued for this connection, in order."""
+RATE_LIMITED = ServiceError("rate_limited", "Too many messages: slow down, then try again.")
+
+
+def _version(since: str | None) -> int | None:
+    """``since`` from the socket's URL: a version, or nothing when it is not a number."""
+    if since is None or not since.isdigit() or len(since) > 12:
+        return None
+    return int(since)
+
+
+async def _pump(websocket: WebSocket, connection: Connection, service: GameService) -> None:
+    """Send what the service queued for this connection, in order; a fresh ``state`` where the
+    queue overflowed; close a client that does not read."""
     while True:
-        message = await connection.queue.get()
+        getter = asyncio.ensure_future(connection.queue.get())
+        slow = asyncio.ensure_future(connection.too_slow.wait())
+        await asyncio.wait((getter, slow), return_when=asyncio.FIRST_COMPLETED)
+        slow.cancel()
+        if connection.too_slow.is_set():
+            getter.cancel()
+            await _close_too_slow(websocket)
+            return
+        message: dict[str, Any] | None = getter.result()
+        if message is RESYNC:
+            message = await service.fresh_state(connection)
+            if message is None:
+                continue
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
-        await websocket.send_text(json.dumps(message, separators=(",", ":"), allow_nan=False))
+        text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+        try:
+            await asyncio.wait_for(websocket.send_text(text), SEND_TIMEOUT)
+        except TimeoutError:
+            await _close_too_slow(websocket)
+            return
+
+
+async def _close_too_slow(websocket: WebSocket) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(websocket.close(code=CLOSE_TOO_SLOW, reason="slow_consumer"), 2)
 
 
 def _too_large(limit: int) -> ServiceError:
@@ -130,6 +200,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
             raise ServiceError("malformed", 'A play needs "card": a card number.')
         if kind == "choose_row" and not _is_int(row):
             raise ServiceError("malformed", 'A row choice needs "row": 0 to 3.')
+        bot = data.get("bot")
+        if kind == "leave" and bot is not None and not isinstance(bot, str):
+            raise ServiceError("malformed", '"bot" must be a bot name.')
         await service.act(
             connection.code,
             connection.token,
@@ -137,6 +210,7 @@ async def handle_message(service: GameService, connection: Connection, text: str
             card=card if kind == "play" else None,
             row=row if kind == "choose_row" else None,
             version=version,
+            bot=bot if kind == "leave" else None,
         )
     except ServiceError as error:
         connection.send(error_message(error, request_id))

@@ -1,0 +1,972 @@
+"""Load bench of the web table: many concurrent tables of simulated people against ``nimmt serve``.
+
+    python bench/load.py --tables 50 [--bot greedy] [--processes 1] [--seconds 30] --json
+
+It starts the server itself on loopback (one process on a temporary SQLite file; ``--db
+postgresql`` for one process on a throwaway PostgreSQL; ``--processes P`` > 1 runs
+``nimmt serve --workers P --bus REDIS_URL`` on a throwaway PostgreSQL and Redis), creates N tables
+of three simulated people and one bot, lets them play for ``--seconds``, checks that every
+accepted action is stored, stops everything it started, and prints one JSON line (``--json``) or a
+readable table.
+
+The people. Each holds a real websocket (the ``websockets`` asyncio client, with the default
+extensions a browser also negotiates). On every ``state`` that holds a decision for its seat
+(``view.legal_cards`` not empty, or ``view.must_choose_row``) for a decision it has not yet acted
+on (the key game, round, turn, phase), it thinks for a uniformly random 0.3 to 1.5 s and then sends
+``play`` (a random legal card) or ``choose_row`` (a random row) with the ``version`` of the newest
+state it holds and a ``request_id``. The table waits for a person who has to decide (nothing else
+starts a new decision meanwhile: others' face-down choices do not, see docs/protocol.md,
+Versions), so a ``stale_version`` refusal would mean a real race; such refusals are counted
+apart (``stale``) from every other refusal (``errors``). After any refusal the person looks at
+its newest state again. Seat 0 sends ``rematch`` when a game is over, so that tables keep playing
+(counted in ``rematches``, not timed).
+
+Latency. From just before the action is written to the socket until that person's socket
+receives the ``state`` that shows it accepted: the server answers an accepted action with an
+``events`` message and then a ``state`` of the same version on every socket of the table. The
+``events`` message that holds this seat's own ``card_chosen`` (after a ``play``) or its
+``row_taken`` with ``chosen: true`` (after a ``choose_row``) fixes the accepted version V, and the
+first following ``state`` with version >= V ends the measurement. A person has at most one action
+in flight and never changes a face-down card, so its own ``card_chosen`` can only be that play.
+(Watching ``view.chosen_card``
+alone would miss the last card of a turn: the turn resolves at once and the state shows the next
+turn.) Only actions sent inside the measured window count; the window opens after every table is
+seated plus a warm-up of 2 s. ``actions_per_s`` counts the people's accepted actions in it (the
+bots' moves are ``bot_actions``); ``server_cpu_per_action_ms`` divides the server's CPU time by the
+people's actions. An action still without an answer ``DRAIN_SECONDS`` after the window closes
+counts in ``unanswered``.
+
+The bots. The server plays the bot seat with ``NIMMT_BOT_DELAY=0`` (``--bot-delay`` to change
+it), so that the bench measures the server's work rather than a pause meant for human eyes.
+``bot_p50_ms``/``bot_p99_ms``: seen from seat 0's socket, from the ``state`` in which the bot's
+seat is waited for (a new turn, or its row choice) to the ``events`` with its move.
+
+The lobby. A separate task fetches ``GET /api/tables`` about twice per second, one request at a
+time, as a browser on the start page would (``lobby_*_ms``; a failed or timed-out request counts
+in ``lobby_errors`` and with its time in the percentiles).
+
+Lost actions. Every action a person saw accepted is remembered as (table, game, round, seat,
+kind, card or row). At the end the script reads the ``actions`` table of the database itself
+(SQLAlchemy, with the server still running) and rebuilds the same tuples (the round of a stored
+action is the number of deals before it in its game); every acknowledged tuple must be among them
+(as a multiset: a seat may choose the same row twice in a round). ``lost`` counts the missing ones.
+The database is read rather than ``GET /api/tables/{code}/record``, which serves finished games
+only; it is what a restarted server would continue from.
+
+Server resources: psutil samples the server's process tree (workers and their children
+included): ``server_cpu_s`` during the window, ``server_rss_mb`` the peak of the summed resident
+memory; with PostgreSQL or Redis also ``db_cpu_s``/``bus_cpu_s``. ``load_cpu_s`` is this
+script's own CPU in the window and ``loop_lag_p99_ms`` how late its event loop ran timers: when
+the generator itself is saturated, latencies include its own delay.
+
+``--verbose`` tells the phases on standard error. Everything ends within ``--seconds`` + 60 s
+(seating 200 tables took about 20 s on a busy 2-core box); an unknown option or a bad value is
+one ``error:`` line (exit 2), a failed run one ``error:`` line (exit 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import httpx2
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
+import sqlalchemy as sa
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+import throwaway
+from nimmt.bots import BOT_NAMES
+
+HOST = "127.0.0.1"
+PEOPLE = 3
+THINK_SECONDS = (0.3, 1.5)
+WARM_UP_SECONDS = 2.0
+RAMP_SECONDS = 2.0
+LOBBY_PERIOD = 0.5
+LOBBY_TIMEOUT = 15.0
+DRAIN_SECONDS = 5.0
+STOP_SECONDS = 10.0
+"""SIGTERM, then SIGKILL after this long."""
+SLACK_SECONDS = 60.0
+"""Everything ends within ``--seconds`` plus this."""
+MAX_TRIES = 3
+"""Refusals of one decision after which a person gives up on it (the table then stalls)."""
+
+T = TypeVar("T")
+Key = tuple[Any, ...]
+Ack = tuple[str, int, int, int, str, int]
+"""(table code, game, round, seat, kind, card or row) of an accepted action."""
+
+
+STARTED = time.monotonic()
+VERBOSE = False
+
+
+def progress(message: str) -> None:
+    """With ``--verbose``: what the script is doing, on standard error."""
+    if VERBOSE:
+        print(f"[{time.monotonic() - STARTED:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+class BenchError(RuntimeError):
+    """The run failed: one ``error:`` line, exit status 1."""
+
+
+# ------------------------------------------------------------------------------ figures
+
+
+def percentile(samples: Sequence[float], fraction: float) -> float | None:
+    """Nearest-rank percentile (``None`` without samples)."""
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    rank = max(1, min(len(ordered), int(-(-fraction * len(ordered) // 1))))
+    return ordered[rank - 1]
+
+
+def ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+@dataclass
+class Stats:
+    """Everything measured; times are ``time.perf_counter()`` seconds."""
+
+    window_start: float = float("inf")
+    window_end: float = float("inf")
+    latencies: list[float] = field(default_factory=list)
+    bot_latencies: list[float] = field(default_factory=list)
+    lobby_latencies: list[float] = field(default_factory=list)
+    loop_lags: list[float] = field(default_factory=list)
+    actions: int = 0
+    bot_actions: int = 0
+    rematches: int = 0
+    errors: int = 0
+    stale: int = 0
+    error_codes: Counter[str] = field(default_factory=Counter)
+    lobby_errors: int = 0
+    disconnects: int = 0
+    client_errors: Counter[str] = field(default_factory=Counter)
+    acks: Counter[Ack] = field(default_factory=Counter)
+
+    def in_window(self, moment: float) -> bool:
+        return self.window_start <= moment < self.window_end
+
+
+# ------------------------------------------------------------------------- the people
+
+
+@dataclass
+class Pending:
+    """An action sent and not yet answered."""
+
+    kind: str
+    value: int
+    request_id: int
+    sent: float
+    key: Key
+    game: int
+    round: int
+    accepted_version: int | None = None
+
+
+def decision_key(state: dict[str, Any]) -> Key:
+    view = state["view"]
+    return (state["table"]["game"], view["round"], view["turn"], view["phase"])
+
+
+class Table:
+    """One table of the bench: its code, the bot's seat, and its people."""
+
+    def __init__(self, code: str, bot_seat: int) -> None:
+        self.code = code
+        self.bot_seat = bot_seat
+        self.people: list[Person] = []
+        self.bot_waiting: tuple[Key, float] | None = None
+
+
+class Person:
+    """One simulated person at one seat, on one socket."""
+
+    def __init__(self, run: Run, table: Table, seat: int, token: str) -> None:
+        self.run = run
+        self.table = table
+        self.seat = seat
+        self.token = token
+        self.rng = random.Random(run.rng.random())
+        self.socket: ClientConnection | None = None
+        self.seated = asyncio.Event()
+        self.state: dict[str, Any] | None = None
+        self.acted: Counter[Key] = Counter()
+        self.refused: set[Key] = set()
+        self.pending: Pending | None = None
+        self.thinking: asyncio.Task[None] | None = None
+        self.closing = False
+
+    @property
+    def rematcher(self) -> bool:
+        return self.seat == 0
+
+    @property
+    def observer(self) -> bool:
+        """Seat 0 also times the bot."""
+        return self.seat == 0
+
+    async def play(self) -> None:
+        url = f"ws://{HOST}:{self.run.port}/ws/{self.table.code}?token={self.token}"
+        try:
+            async with connect(url, proxy=None, open_timeout=30, max_size=None) as socket:
+                self.socket = socket
+                async for raw in socket:
+                    self.receive(json.loads(raw))
+        except (ConnectionClosed, OSError, TimeoutError):
+            pass
+        except Exception as error:  # a message this script does not understand: a bench bug
+            self.run.stats.client_errors[type(error).__name__] += 1
+        finally:
+            if not self.closing:
+                self.run.stats.disconnects += 1
+            self.seated.set()  # nobody waits for a person who is gone
+
+    def receive(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        now = time.perf_counter()
+        if kind == "events":
+            self.on_events(message, now)
+        elif kind == "state":
+            self.on_state(message, now)
+        elif kind == "error":
+            self.on_error(message)
+
+    def on_events(self, message: dict[str, Any], now: float) -> None:
+        events: list[dict[str, Any]] = message["events"]
+        pending = self.pending
+        if pending is not None and pending.accepted_version is None:
+            for event in events:
+                if self._acknowledges(pending, event):
+                    pending.accepted_version = message["version"]
+                    if pending.kind == "rematch":
+                        self.run.stats.rematches += 1
+                    else:
+                        self.run.stats.acks[
+                            (
+                                self.table.code,
+                                pending.game,
+                                pending.round,
+                                self.seat,
+                                pending.kind,
+                                pending.value,
+                            )
+                        ] += 1
+                    break
+        if self.observer and self.table.bot_waiting is not None:
+            bot = self.table.bot_seat
+            for event in events:
+                if event.get("seat") == bot and (
+                    event["type"] == "card_chosen"
+                    or (event["type"] == "row_taken" and event.get("chosen"))
+                ):
+                    started = self.table.bot_waiting[1]
+                    self.table.bot_waiting = None
+                    if self.run.stats.in_window(started):
+                        self.run.stats.bot_latencies.append(now - started)
+                        self.run.stats.bot_actions += 1
+                    break
+
+    def _acknowledges(self, pending: Pending, event: dict[str, Any]) -> bool:
+        kind = event.get("type")
+        if pending.kind == "play":
+            return kind == "card_chosen" and event.get("seat") == self.seat
+        if pending.kind == "choose_row":
+            return kind == "row_taken" and event.get("seat") == self.seat and bool(event["chosen"])
+        return kind == "rematch_started"
+
+    def on_state(self, message: dict[str, Any], now: float) -> None:
+        self.state = message
+        self.seated.set()
+        pending = self.pending
+        if (
+            pending is not None
+            and pending.accepted_version is not None
+            and message["version"] >= pending.accepted_version
+        ):
+            self.pending = None
+            stats = self.run.stats
+            if pending.kind != "rematch" and stats.in_window(pending.sent):
+                stats.latencies.append(now - pending.sent)
+                stats.actions += 1
+        if self.observer:
+            self.watch_bot(message, now)
+        self.consider()
+
+    def on_error(self, message: dict[str, Any]) -> None:
+        pending = self.pending
+        if pending is None or message.get("request_id") != pending.request_id:
+            return  # not an answer to an action (e.g. a ping's): nothing to count
+        code = str(message.get("code"))
+        stats = self.run.stats
+        if code == "stale_version":
+            stats.stale += 1
+        else:
+            stats.errors += 1
+            stats.error_codes[code] += 1
+        self.refused.add(pending.key)
+        self.pending = None
+        self.consider()  # look again at the newest state (a retry if it still holds the decision)
+
+    def watch_bot(self, message: dict[str, Any], now: float) -> None:
+        view = message["view"]
+        bot = self.table.bot_seat
+        waited = (view["phase"] == "choosing_cards" and bot in view["waiting_for"]) or (
+            view["phase"] == "choosing_row"
+            and (view.get("pending_row_choice") or {}).get("seat") == bot
+        )
+        if not waited:
+            return
+        key = decision_key(message)
+        if self.table.bot_waiting is None or self.table.bot_waiting[0] != key:
+            self.table.bot_waiting = (key, now)
+
+    def consider(self) -> None:
+        """Act on the newest state if it holds a decision this person has not acted on (or whose
+        last attempt was refused, up to :data:`MAX_TRIES` attempts)."""
+        state = self.state
+        if state is None or self.pending is not None or self.run.stopping:
+            return
+        if self.thinking is not None and not self.thinking.done():
+            return
+        view = state["view"]
+        if not (
+            view["legal_cards"]
+            or view["must_choose_row"]
+            or (self.rematcher and view["phase"] == "game_over")
+        ):
+            return
+        key = decision_key(state)
+        tries = self.acted[key]
+        if tries and (key not in self.refused or tries >= MAX_TRIES):
+            return
+        self.refused.discard(key)
+        self.acted[key] += 1
+        self.thinking = asyncio.create_task(self.think_and_act(key))
+
+    async def think_and_act(self, key: Key) -> None:
+        await asyncio.sleep(self.rng.uniform(*THINK_SECONDS))
+        state = self.state
+        socket = self.socket
+        if self.run.stopping or state is None or socket is None or decision_key(state) != key:
+            self.acted[key] -= 1
+            if not self.run.stopping:
+                asyncio.get_running_loop().call_soon(self.consider)
+            return
+        view = state["view"]
+        message: dict[str, Any]
+        if view["must_choose_row"]:
+            kind, value = "choose_row", self.rng.randrange(4)
+            message = {"type": "choose_row", "row": value}
+        elif view["legal_cards"]:
+            kind, value = "play", self.rng.choice(view["legal_cards"])
+            message = {"type": "play", "card": value}
+        else:
+            kind, value = "rematch", 0
+            message = {"type": "rematch"}
+        request_id = next(self.run.request_ids)
+        message.update(version=state["version"], request_id=request_id)
+        self.pending = Pending(
+            kind, value, request_id, time.perf_counter(), key, key[0], view["round"]
+        )
+        with contextlib.suppress(ConnectionClosed):
+            await socket.send(json.dumps(message))
+
+
+# ------------------------------------------------------------------- server processes
+
+
+class ProcessTree:
+    """A process and its descendants, sampled with psutil (CPU seconds, resident memory)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak_rss = 0
+
+    def processes(self) -> list[psutil.Process]:
+        try:
+            root = psutil.Process(self.pid)
+            return [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    def cpu(self) -> dict[int, float]:
+        """CPU seconds (user + system) used so far by each live process of the tree."""
+        used: dict[int, float] = {}
+        for process in self.processes():
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                used[process.pid] = times.user + times.system
+        return used
+
+    def sample_rss(self) -> None:
+        total = 0
+        for process in self.processes():
+            with contextlib.suppress(psutil.Error):
+                total += process.memory_info().rss
+        self.peak_rss = max(self.peak_rss, total)
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+class Server:
+    """``nimmt serve`` as a subprocess of this script, its output in a log file."""
+
+    def __init__(self, args: argparse.Namespace, db_url: str, bus_url: str | None, home: Path):
+        self.port = throwaway.free_port()
+        self.base_url = f"http://{HOST}:{self.port}"
+        self.log = home / "server.log"
+        self.command = [*nimmt_command(), "serve", "--host", HOST, "--port", str(self.port)]
+        self.command += ["--db", db_url]
+        if args.processes > 1:
+            assert bus_url is not None
+            self.command += ["--workers", str(args.processes), "--bus", bus_url]
+        self.env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("NIMMT_DB", "NIMMT_HOST", "NIMMT_PORT", "NIMMT_DEAL_SEED")
+        }
+        self.env["NIMMT_BOT_DELAY"] = str(args.bot_delay)
+        self.env["NIMMT_CREATE_QUOTA"] = str(max(100, 2 * args.tables + 10))
+        self.process: subprocess.Popen[bytes] | None = None
+        self.tree: ProcessTree | None = None
+
+    def start(self, timeout: float) -> None:
+        with self.log.open("ab") as output:
+            self.process = subprocess.Popen(
+                self.command,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        self.tree = ProcessTree(self.process.pid)
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.process.poll()
+            if status is not None:
+                raise BenchError(f"nimmt serve exited with status {status}: {self.last_line()}")
+            try:
+                with urllib.request.urlopen(self.base_url + "/healthz", timeout=2) as answer:
+                    if json.loads(answer.read()) == {"status": "ok"}:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                raise BenchError(f"nimmt serve did not answer /healthz within {timeout:.0f} s")
+            time.sleep(0.1)
+
+    def last_line(self) -> str:
+        try:
+            lines = self.log.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return "(no output)"
+        return lines[-1] if lines else "(no output)"
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after :data:`STOP_SECONDS`; leftover children are killed too."""
+        process = self.process
+        if process is None:
+            return
+        children = self.tree.processes()[1:] if self.tree is not None else []
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        _gone, alive = psutil.wait_procs(children, timeout=2)
+        for child in alive:
+            with contextlib.suppress(psutil.Error):
+                child.kill()
+        self.process = None
+
+
+def nimmt_command() -> list[str]:
+    """``nimmt`` of this interpreter's environment (the package has no ``__main__``)."""
+    return [sys.executable, "-c", "from nimmt.cli import main; main()"]
+
+
+def serve_supports_workers() -> bool:
+    """Whether this ``nimmt serve`` has the multi-process options ``--workers`` and ``--bus``."""
+    try:
+        result = subprocess.run(
+            [*nimmt_command(), "serve", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--workers" in result.stdout and "--bus" in result.stdout
+
+
+def postmaster_pid(cluster: throwaway.Postgres) -> int | None:
+    try:
+        return int((cluster.data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# --------------------------------------------------------------------------- the run
+
+
+class Run:
+    """One bench run against a started server."""
+
+    def __init__(self, args: argparse.Namespace, server: Server, db_url: str) -> None:
+        self.args = args
+        self.server = server
+        self.port = server.port
+        self.db_url = db_url
+        self.rng = random.Random()
+        self.stats = Stats()
+        self.request_ids = itertools.count(1)
+        self.stopping = False
+        self.finished = False
+        self.tables: list[Table] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.other_trees: dict[str, ProcessTree] = {}
+
+    @property
+    def people(self) -> Iterator[Person]:
+        for table in self.tables:
+            yield from table.people
+
+    async def seat_table(
+        self, index: int, client: httpx2.AsyncClient, gate: asyncio.Semaphore
+    ) -> None:
+        await asyncio.sleep(RAMP_SECONDS * index / self.args.tables)
+        seats = [{"kind": "human"}] * PEOPLE + [{"kind": "bot", "bot": self.args.bot}]
+        async with gate:
+            created = await self._post(client, "/api/tables", {"seats": seats, "name": "Ana"})
+            code = created["code"]
+            table = Table(code, bot_seat=PEOPLE)
+            tokens = {created["seat"]: created["token"]}
+            for name in ("Ben", "Cleo"):
+                joined = await self._post(client, f"/api/tables/{code}/join", {"name": name})
+                tokens[joined["seat"]] = joined["token"]
+        for seat, token in sorted(tokens.items()):
+            person = Person(self, table, seat, token)
+            table.people.append(person)
+            self.tasks.append(asyncio.create_task(person.play(), name=f"{code}/{seat}"))
+        self.tables.append(table)
+        await asyncio.gather(*(person.seated.wait() for person in table.people))
+
+    async def _post(
+        self, client: httpx2.AsyncClient, path: str, body: dict[str, Any]
+    ) -> dict[str, Any]:
+        try:
+            answer = await client.post(path, json=body)
+        except httpx2.HTTPError as error:
+            raise BenchError(f"POST {path} failed: {error!r}") from None
+        if answer.status_code >= 400:
+            raise BenchError(f"POST {path} answered {answer.status_code}: {answer.text[:200]}")
+        result: dict[str, Any] = answer.json()
+        return result
+
+    async def lobby(self, client: httpx2.AsyncClient) -> None:
+        stats = self.stats
+        while not self.finished:
+            started = time.perf_counter()
+            try:
+                answer = await client.get("/api/tables")
+                ok = answer.status_code == 200 and "tables" in answer.json()
+            except (httpx2.HTTPError, ValueError):
+                ok = False
+            done = time.perf_counter()
+            if stats.in_window(started):
+                # A failed or timed-out request still counts with the time it took: leaving it
+                # out would flatter the percentiles.
+                stats.lobby_latencies.append(done - started)
+                stats.lobby_errors += not ok
+            await asyncio.sleep(max(0.0, LOBBY_PERIOD - (done - started)))
+
+    async def watch_loop(self) -> None:
+        """How late the event loop runs a timer: the load generator's own saturation."""
+        period = 0.05
+        while not self.finished:
+            started = time.perf_counter()
+            await asyncio.sleep(period)
+            late = time.perf_counter() - started - period
+            if self.stats.in_window(started):
+                self.stats.loop_lags.append(max(0.0, late))
+
+    async def sample_memory(self) -> None:
+        while not self.finished:
+            if self.server.tree is not None:
+                await asyncio.to_thread(self.server.tree.sample_rss)
+            await asyncio.sleep(0.5)
+
+    def cpu_snapshot(self) -> dict[str, dict[int, float]]:
+        trees = {"server": self.server.tree, **self.other_trees}
+        return {name: tree.cpu() for name, tree in trees.items() if tree is not None}
+
+    async def run(self, deadline: float) -> dict[str, Any]:
+        limits = httpx2.Limits(max_connections=32, max_keepalive_connections=32)
+        timeout = httpx2.Timeout(30.0)
+        async with (
+            httpx2.AsyncClient(
+                base_url=self.server.base_url, trust_env=False, limits=limits, timeout=timeout
+            ) as client,
+            httpx2.AsyncClient(
+                base_url=self.server.base_url, trust_env=False, timeout=LOBBY_TIMEOUT
+            ) as lobby_client,
+        ):
+            helpers = [
+                asyncio.create_task(self.lobby(lobby_client)),
+                asyncio.create_task(self.watch_loop()),
+                asyncio.create_task(self.sample_memory()),
+            ]
+            try:
+                return await self._measure(client, deadline)
+            finally:
+                self.finished = True
+                self.stopping = True
+                await self.close_sockets()
+                for task in helpers:
+                    task.cancel()
+                await asyncio.gather(*helpers, return_exceptions=True)
+
+    async def _measure(self, client: httpx2.AsyncClient, deadline: float) -> dict[str, Any]:
+        args = self.args
+        stats = self.stats
+        # Seat every table: what is left of the time after the window, the drain, the check.
+        budget = deadline - time.monotonic() - (WARM_UP_SECONDS + args.seconds + 2 * DRAIN_SECONDS)
+        gate = asyncio.Semaphore(16)
+        setting_up = [self.seat_table(index, client, gate) for index in range(args.tables)]
+        try:
+            await asyncio.wait_for(asyncio.gather(*setting_up), timeout=max(5.0, budget))
+        except TimeoutError:
+            seated = sum(1 for person in self.people if person.state is not None)
+            raise BenchError(
+                f"seating {args.tables} tables took more than {max(5.0, budget):.0f} s "
+                f"({seated} of {PEOPLE * args.tables} people seated)"
+            ) from None
+        if stats.disconnects:
+            raise BenchError(f"{stats.disconnects} sockets closed while seating the tables")
+        progress(f"{args.tables} tables seated; warming up")
+        await asyncio.sleep(WARM_UP_SECONDS)
+        self.check_server()
+        cpu_before = self.cpu_snapshot()
+        load_before = psutil.Process().cpu_times()
+        stats.window_start = time.perf_counter()
+        progress(f"measuring for {args.seconds:g} s")
+        await asyncio.sleep(args.seconds)
+        stats.window_end = time.perf_counter()
+        cpu_after = self.cpu_snapshot()
+        load_after = psutil.Process().cpu_times()
+        window = stats.window_end - stats.window_start
+        self.check_server()
+        # Drain: no new actions; wait for the answers to those already sent.
+        self.stopping = True
+        progress("draining")
+        drain_until = time.monotonic() + DRAIN_SECONDS
+        while time.monotonic() < drain_until and any(p.pending for p in self.people):
+            await asyncio.sleep(0.05)
+        unanswered = sum(1 for person in self.people if person.pending is not None)
+        acknowledged = sum(stats.acks.values())
+        progress(f"checking {acknowledged} acknowledged actions in the database")
+        try:
+            lost = await asyncio.wait_for(
+                asyncio.to_thread(count_lost, self.db_url, stats.acks), timeout=DRAIN_SECONDS * 2
+            )
+        except TimeoutError:
+            raise BenchError("reading the stored actions took too long") from None
+        cpu = {name: cpu_between(cpu_before[name], cpu_after.get(name, {})) for name in cpu_before}
+        load_cpu = (load_after.user + load_after.system) - (load_before.user + load_before.system)
+        server_cpu = cpu.get("server", 0.0)
+        figures: dict[str, Any] = {
+            "tables": args.tables,
+            "processes": args.processes,
+            "bot": args.bot,
+            "db": args.db,
+            "seconds": round(window, 3),
+            "p50_ms": ms(percentile(stats.latencies, 0.50)),
+            "p90_ms": ms(percentile(stats.latencies, 0.90)),
+            "p99_ms": ms(percentile(stats.latencies, 0.99)),
+            "max_ms": ms(max(stats.latencies, default=None)),
+            "lobby_p50_ms": ms(percentile(stats.lobby_latencies, 0.50)),
+            "lobby_p99_ms": ms(percentile(stats.lobby_latencies, 0.99)),
+            "actions": stats.actions,
+            "actions_per_s": round(stats.actions / window, 2),
+            "errors": stats.errors,
+            "stale": stats.stale,
+            "unanswered": unanswered,
+            "lost": lost,
+            "acknowledged": acknowledged,
+            "error_codes": dict(stats.error_codes),
+            "lobby_requests": len(stats.lobby_latencies),
+            "lobby_errors": stats.lobby_errors,
+            "disconnects": stats.disconnects,
+            "client_errors": dict(stats.client_errors),
+            "rematches": stats.rematches,
+            "bot_actions": stats.bot_actions,
+            "bot_p50_ms": ms(percentile(stats.bot_latencies, 0.50)),
+            "bot_p99_ms": ms(percentile(stats.bot_latencies, 0.99)),
+            "bot_delay": args.bot_delay,
+            "server_cpu_s": round(server_cpu, 2),
+            "server_cpu_per_action_ms": (
+                round(1000 * server_cpu / stats.actions, 2) if stats.actions else None
+            ),
+            "server_rss_mb": round(
+                (self.server.tree.peak_rss if self.server.tree else 0) / 2**20, 1
+            ),
+            "load_cpu_s": round(load_cpu, 2),
+            "loop_lag_p99_ms": ms(percentile(stats.loop_lags, 0.99)),
+        }
+        for name in ("db", "bus"):
+            if name in cpu:
+                figures[f"{name}_cpu_s"] = round(cpu[name], 2)
+        return figures
+
+    def check_server(self) -> None:
+        if not self.server.alive():
+            raise BenchError(f"nimmt serve stopped during the run: {self.server.last_line()}")
+
+    async def close_sockets(self) -> None:
+        for person in self.people:
+            person.closing = True
+            if person.thinking is not None:
+                person.thinking.cancel()
+        sockets = [person.socket for person in self.people if person.socket is not None]
+        if sockets:
+            await asyncio.wait(
+                [asyncio.create_task(socket.close()) for socket in sockets], timeout=5
+            )
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def count_lost(db_url: str, acks: Counter[Ack]) -> int:
+    """How many acknowledged actions are missing from the database's ``actions`` table."""
+    # The columns of nimmt.server.models, named here: importing the server's package would load
+    # the whole web stack into this process.
+    tables = sa.table("tables", sa.column("id"), sa.column("code"))
+    actions = sa.table(
+        "actions",
+        *(sa.column(name) for name in ("table_id", "seq", "game", "kind", "seat", "card", "row")),
+    )
+    codes = sorted({ack[0] for ack in acks})
+    if not codes:
+        return 0
+    if db_url.startswith("postgresql://"):
+        db_url = "postgresql+psycopg://" + db_url.removeprefix("postgresql://")
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(
+                    tables.c.code,
+                    actions.c.game,
+                    actions.c.kind,
+                    actions.c.seat,
+                    actions.c.card,
+                    actions.c.row,
+                )
+                .join(tables, tables.c.id == actions.c.table_id)
+                .where(tables.c.code.in_(codes))
+                .order_by(tables.c.code, actions.c.seq)
+            ).all()
+    finally:
+        engine.dispose()
+    stored: Counter[Ack] = Counter()
+    deals: Counter[tuple[str, int]] = Counter()
+    for code, game, kind, seat, card, row in rows:
+        if kind == "deal":
+            deals[(code, game)] += 1
+        elif kind == "play" and seat is not None and card is not None:
+            stored[(code, game, deals[(code, game)], seat, "play", card)] += 1
+        elif kind == "choose_row" and seat is not None and row is not None:
+            stored[(code, game, deals[(code, game)], seat, "choose_row", row)] += 1
+    return sum((acks - stored).values())
+
+
+# --------------------------------------------------------------------------- the script
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors are one ``error:`` line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} (see `python bench/load.py --help`)", file=sys.stderr)
+        sys.exit(2)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
+def seconds_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 3600 seconds")
+    return value
+
+
+def delay_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 10 seconds")
+    return value
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = Parser(
+        prog="bench/load.py",
+        description="Load bench of the web table: N tables of 3 simulated people and a bot.",
+    )
+    parser.add_argument("--tables", type=positive_int, required=True, metavar="N")
+    parser.add_argument("--bot", default="greedy", choices=BOT_NAMES, metavar="B")
+    parser.add_argument("--processes", type=positive_int, default=1, metavar="P")
+    parser.add_argument("--seconds", type=seconds_value, default=30.0, metavar="S")
+    parser.add_argument(
+        "--db",
+        choices=("sqlite", "postgresql"),
+        default=None,
+        help="default: sqlite with one process, postgresql with more (required then)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=delay_value,
+        default=0.0,
+        metavar="SECONDS",
+        help="NIMMT_BOT_DELAY of the server (default 0: measure the server, not a pause)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--verbose", action="store_true", help="progress on standard error")
+    args = parser.parse_args(argv)
+    if args.db is None:
+        args.db = "postgresql" if args.processes > 1 else "sqlite"
+    if args.processes > 1 and args.db != "postgresql":
+        parser.error("--processes above 1 needs --db postgresql (the processes share it)")
+    return args
+
+
+def bench(args: argparse.Namespace) -> dict[str, Any]:
+    """Start the services and the server, run the bench, stop everything (always)."""
+    deadline = time.monotonic() + args.seconds + SLACK_SECONDS - STOP_SECONDS - 5
+    if args.processes > 1 and not serve_supports_workers():
+        raise BenchError(
+            "this `nimmt serve` has no --workers/--bus options yet: only --processes 1 can run here"
+        )
+    with contextlib.ExitStack() as stack:
+        home = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="nimmt-load-")))
+        trees: dict[str, ProcessTree] = {}
+        bus_url = None
+        try:
+            if args.db == "postgresql":
+                cluster = stack.enter_context(throwaway.postgres())
+                db_url = cluster.url
+                pid = postmaster_pid(cluster)
+                if pid is not None:
+                    trees["db"] = ProcessTree(pid)
+            else:
+                db_url = f"sqlite:///{home / 'load.db'}"
+            if args.processes > 1:
+                bus = stack.enter_context(throwaway.redis())
+                bus_url = bus.url
+                if bus.process is not None:
+                    trees["bus"] = ProcessTree(bus.process.pid)
+        except (throwaway.ServiceUnavailable, subprocess.CalledProcessError) as error:
+            raise BenchError(f"cannot start the throwaway services: {error}") from None
+        server = Server(args, db_url, bus_url, home)
+        stack.callback(server.stop)
+        stack.callback(progress, "stopping nimmt serve")
+        progress(f"starting {' '.join(server.command[3:])}")
+        server.start(timeout=max(5.0, min(30.0, deadline - time.monotonic() - args.seconds)))
+        progress("server ready")
+        run = Run(args, server, db_url)
+        run.other_trees = trees
+        return run_async(run.run(deadline))
+
+
+def run_async(coroutine: Awaitable[T]) -> T:
+    """Run on uvloop when it is there (as uvicorn does), else on asyncio's own loop."""
+    factory: Callable[[], asyncio.AbstractEventLoop] | None = None
+    try:
+        import uvloop
+
+        factory = uvloop.new_event_loop
+    except ImportError:
+        pass
+
+    async def main() -> T:
+        return await coroutine
+
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main())
+
+
+def show(figures: dict[str, Any]) -> str:
+    width = max(len(key) for key in figures)
+    return "\n".join(f"{key:<{width}}  {value}" for key, value in figures.items())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    global VERBOSE
+    args = parse_args(argv)
+    VERBOSE = args.verbose
+
+    def terminate(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        figures = bench(args)
+    except BenchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    print(json.dumps(figures) if args.json else show(figures), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

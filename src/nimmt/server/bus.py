@@ -1,0 +1,188 @@
+"""The message bus between server processes: "table K7QX2M is now at version 42".
+
+The database is the source of truth: every accepted change is stored there first. The bus only
+tells the other processes that hold sockets at that table to catch up from the database, so a
+lost or late bus message costs latency, never correctness: while the bus is down the processes
+poll the database for the tables they hold (:meth:`GameService._poll_versions`), and when it comes
+back they catch up every table at once.
+
+:class:`LocalBus` is the bus of a single process (nothing to tell); :class:`RedisBus` uses Redis
+pub/sub, one channel per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "nimmt:table:"
+RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0)
+
+OnChange = Callable[[str, int], Awaitable[None]]
+OnResync = Callable[[], Awaitable[None]]
+
+
+class Bus(Protocol):
+    @property
+    def healthy(self) -> bool:
+        """Messages are flowing; when False, the service polls the database."""
+        ...
+
+    async def start(self, on_change: OnChange, on_resync: OnResync) -> None: ...
+
+    async def publish(self, code: str, version: int) -> None: ...
+
+    async def subscribe(self, code: str) -> None: ...
+
+    async def unsubscribe(self, code: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalBus:
+    """One process: every socket of every table is here, nothing to tell anyone."""
+
+    healthy = True
+
+    async def start(self, on_change: OnChange, on_resync: OnResync) -> None:
+        pass
+
+    async def publish(self, code: str, version: int) -> None:
+        pass
+
+    async def subscribe(self, code: str) -> None:
+        pass
+
+    async def unsubscribe(self, code: str) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+class RedisBus:
+    """Redis pub/sub: channel ``nimmt:table:{code}``, message ``"{sender} {version}"``.
+
+    A process subscribes to the tables it holds in memory. A message from itself is ignored. If
+    Redis goes away, publishing fails quietly (the change is stored; the others will poll), the
+    listener reconnects with growing pauses and, once back, re-subscribes and asks the service
+    to resynchronize every table (``on_resync``).
+    """
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.sender = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._client: Any = aioredis.from_url(
+            url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=15
+        )
+        self._pubsub: Any = None
+        self._channels: set[str] = set()
+        self._listener: asyncio.Task[None] | None = None
+        self._healthy = False
+        self._on_change: OnChange | None = None
+        self._on_resync: OnResync | None = None
+
+    @property
+    def healthy(self) -> bool:
+        return self._healthy
+
+    async def start(self, on_change: OnChange, on_resync: OnResync) -> None:
+        self._on_change, self._on_resync = on_change, on_resync
+        await self._connect()  # fails loudly at start-up: a wrong --bus is a setup error
+        self._listener = asyncio.create_task(self._listen(), name="bus listener")
+
+    async def _connect(self) -> None:
+        pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.ping()
+        if self._channels:
+            await pubsub.subscribe(*self._channels)
+        else:
+            # A connection with no channel cannot read messages; a private channel keeps it open.
+            await pubsub.subscribe(f"{CHANNEL_PREFIX}~{self.sender}")
+        self._pubsub = pubsub
+        self._healthy = True
+
+    async def _listen(self) -> None:
+        attempt = 0
+        while True:
+            try:
+                if self._pubsub is None:
+                    await self._connect()
+                    attempt = 0
+                    log.warning("bus: connected again; resynchronizing every table")
+                    if self._on_resync is not None:
+                        await self._on_resync()
+                message = await self._pubsub.get_message(timeout=1.0)
+                if message is not None:
+                    await self._deliver(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if self._healthy:
+                    log.error("bus: lost the connection to %s (%s); polling meanwhile", self.url,
+                              error)  # fmt: skip
+                self._healthy = False
+                await self._drop_pubsub()
+                await asyncio.sleep(RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)])
+                attempt += 1
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "message" or self._on_change is None:
+            return
+        channel = message["channel"]
+        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        data = message["data"]
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        sender, _, version = text.partition(" ")
+        if sender == self.sender or not version.isdigit():
+            return
+        await self._on_change(channel.removeprefix(CHANNEL_PREFIX), int(version))
+
+    async def _drop_pubsub(self) -> None:
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    async def publish(self, code: str, version: int) -> None:
+        if not self._healthy:
+            return
+        try:
+            await self._client.publish(CHANNEL_PREFIX + code, f"{self.sender} {version}")
+        except Exception as error:
+            log.error("bus: could not publish %s@%s (%s)", code, version, error)
+            self._healthy = False
+
+    async def subscribe(self, code: str) -> None:
+        channel = CHANNEL_PREFIX + code
+        if channel in self._channels:
+            return
+        self._channels.add(channel)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, code: str) -> None:
+        channel = CHANNEL_PREFIX + code
+        self._channels.discard(channel)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.unsubscribe(channel)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+        await self._drop_pubsub()
+        with contextlib.suppress(Exception):
+            await self._client.aclose()

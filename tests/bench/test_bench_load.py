@@ -1,0 +1,67 @@
+"""``bench/load.py`` keeps its contract (a short run on one process and SQLite); its figures are
+not judged, only their presence, their types and their order."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).parents[2] / "bench" / "load.py"
+
+CONTRACT = {
+    "tables": int,
+    "processes": int,
+    "bot": str,
+    "db": str,
+    "p50_ms": float,
+    "p90_ms": float,
+    "p99_ms": float,
+    "lobby_p99_ms": float,
+    "actions_per_s": float,
+    "errors": int,
+    "lost": int,
+    "stale": int,
+    "server_cpu_s": float,
+    "load_cpu_s": float,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(90)
+def test_load_bench_prints_one_json_line() -> None:
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "--tables", "2", "--seconds", "4", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=80,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    figures = json.loads(lines[0])
+    for key, kind in CONTRACT.items():
+        assert key in figures, key
+        value = figures[key]
+        assert not isinstance(value, bool), key
+        expected = (int, float) if kind is float else kind
+        assert isinstance(value, expected), (key, value)
+    assert figures["tables"] == 2 and figures["processes"] == 1
+    assert figures["bot"] == "greedy" and figures["db"] == "sqlite"
+    assert figures["errors"] == 0 and figures["lost"] == 0
+    assert figures["actions_per_s"] > 0
+    assert figures["p50_ms"] <= figures["p90_ms"] <= figures["p99_ms"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["--tables", "0"], ["--tables", "2", "--bogus"], ["--tables", "2", "--bot", "nobody"]],
+)
+def test_load_bench_refuses_bad_options_in_one_line(arguments: list[str]) -> None:
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
