@@ -41,8 +41,9 @@ def test_leaving_during_the_game_hands_the_seat_to_the_chosen_bot(
     ben.goto(f"/t/{code}")
     ben.fill("#seat-name", "Ben")
     ben.click("#take-seat")
+    # The first deal of a freshly started server can take a few seconds (its bot workers start).
     for page in (ana, ben):
-        expect(page.locator(".hand .card")).to_have_count(10)
+        expect(page.locator(".hand .card")).to_have_count(10, timeout=20000)
     expect(ana.locator("#notice")).to_contain_text("Ben took a seat.")
     assert token_of(ben, code)
 
