@@ -4,10 +4,11 @@
 import { has, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(code, message, status = 0) {
+  constructor(code, message, status = 0, retryAfter = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter; // seconds, from a Retry-After header (429 quota_exceeded)
   }
 }
 
@@ -30,7 +31,9 @@ export async function api(method, path, body = undefined) {
   }
   if (!res.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(error.code || `http_${res.status}`, error.message || res.statusText, res.status);
+    const retry = Number.parseInt(res.headers.get("Retry-After") || "", 10);
+    throw new ApiError(error.code || `http_${res.status}`, error.message || res.statusText, res.status,
+      Number.isFinite(retry) && retry > 0 ? retry : null);
   }
   return data;
 }
@@ -38,7 +41,17 @@ export async function api(method, path, body = undefined) {
 /** The sentence to show for an error code, in the page's language. */
 export function errorText(code, message = "") {
   if (code && has(`errors.${code}`)) return t(`errors.${code}`);
+  if (code === "http_429") return t("errors.rate_limited");
+  if (code === "http_413") return t("errors.too_large");
   return message ? t("errors.generic_with_message", { message }) : t("errors.generic");
+}
+
+/** The sentence for a failed request: errorText, with the wait when the server asks for one. */
+export function apiErrorText(err) {
+  if (err && err.code === "quota_exceeded" && err.retryAfter) {
+    return t("errors.quota_exceeded_wait", { count: Math.max(1, Math.ceil(err.retryAfter / 60)) });
+  }
+  return errorText(err && err.code, err && err.message);
 }
 
 export const tokenKey = (code) => `nimmt.token.${code}`;

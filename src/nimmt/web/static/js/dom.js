@@ -13,7 +13,14 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "text") el.textContent = value;
     else if (key === "on") for (const [type, fn] of Object.entries(value)) el.addEventListener(type, fn);
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style") Object.assign(el.style, value);
+    else if (key === "style") {
+      // Through the CSSOM, never a style attribute (the Content-Security-Policy allows only
+      // 'self' styles); custom properties ("--step") need setProperty.
+      for (const [name, css] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, css);
+        else el.style[name] = css;
+      }
+    }
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }

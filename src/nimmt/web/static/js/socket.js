@@ -1,6 +1,20 @@
 // The table's WebSocket (docs/protocol.md): connects with the seat's token (none: spectator),
 // hands every message to `onMessage`, and reconnects by itself after a loss, waiting a little
-// longer each time (up to 5 s). `onStatus` hears "open", "lost" and "closed".
+// longer each time (up to 5 s). `onStatus` hears "open", "lost", "closed" and "refused".
+//
+// The table tells it the version of the last state it applied (`setVersion`); every connection
+// after that asks for what it missed with `since=VERSION`, and the server answers with one
+// `events` message before the `state`. That first message is handed on with `{resync: true}`.
+//
+// Close codes: 4404 (no such table) and 4403 (this page's origin is refused) end the connection
+// for good ("refused"): reconnecting would only be refused again. 4408 (the page fell behind the
+// table) is an ordinary loss: reconnect and catch up.
+
+export const CLOSE_FORBIDDEN_ORIGIN = 4403;
+export const CLOSE_TABLE_NOT_FOUND = 4404;
+export const CLOSE_SLOW_CONSUMER = 4408;
+const FINAL_CLOSE_CODES = [CLOSE_FORBIDDEN_ORIGIN, CLOSE_TABLE_NOT_FOUND];
+const CONNECT_TIMEOUT_MS = 10000;
 
 export class TableSocket {
   constructor(code, token, { onMessage, onStatus }) {
@@ -14,20 +28,50 @@ export class TableSocket {
     this.timer = null;
     this.nextRequest = 1;
     this.heartbeat = null;
+    this.since = null; // the version of the last state the table applied
+  }
+
+  /** The table applied the state of this version: the next connection asks for what follows. */
+  setVersion(version) {
+    if (Number.isInteger(version) && version >= 0) this.since = version;
   }
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+    const params = new URLSearchParams();
+    if (this.token) params.set("token", this.token);
+    if (this.since !== null) params.set("since", String(this.since));
+    const query = params.toString();
+    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}${query ? `?${query}` : ""}`;
   }
 
   connect() {
     this.stopped = false;
     clearTimeout(this.timer);
-    const ws = new WebSocket(this.url());
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (err) {
+      // Refused before any connection (a blocked address, say): try again later all the same.
+      console.error(err);
+      this.ws = null;
+      this.onStatus("lost", { code: 1006 });
+      this.retry();
+      return;
+    }
     this.ws = ws;
+    // A handshake that never ends (a stuck proxy, a blocked address) counts as a loss.
+    const opening = setTimeout(() => {
+      if (this.ws !== ws || ws.readyState === WebSocket.OPEN) return;
+      this.ws = null;
+      ws.close();
+      this.onStatus("lost", { code: 1006 });
+      this.retry();
+    }, CONNECT_TIMEOUT_MS);
+    let first = true; // the first message of a connection asked with `since` is the catch-up
+    const askedSince = this.since !== null;
     ws.addEventListener("open", () => {
+      clearTimeout(opening);
       if (this.ws !== ws) return;
       this.attempt = 0;
       this.onStatus("open");
@@ -43,9 +87,13 @@ export class TableSocket {
       } catch {
         return;
       }
-      if (message && typeof message.type === "string") this.onMessage(message);
+      if (!message || typeof message.type !== "string") return;
+      const resync = first && askedSince && message.type === "events";
+      if (message.type === "events" || message.type === "state") first = false;
+      this.onMessage(message, { resync });
     });
     ws.addEventListener("close", (event) => {
+      clearTimeout(opening);
       if (this.ws !== ws) return;
       clearInterval(this.heartbeat);
       this.ws = null;
@@ -53,14 +101,24 @@ export class TableSocket {
         this.onStatus("closed", event);
         return;
       }
+      if (FINAL_CLOSE_CODES.includes(event.code)) {
+        this.stopped = true;
+        this.onStatus("refused", event);
+        return;
+      }
       this.onStatus("lost", event);
-      const delay = Math.min(5000, 400 * 2 ** this.attempt);
-      this.attempt += 1;
-      this.timer = setTimeout(() => this.connect(), delay);
+      this.retry();
     });
   }
 
-  /** Switch to another token (after taking a seat) and reconnect with it. */
+  retry() {
+    const delay = Math.min(5000, 400 * 2 ** this.attempt);
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Switch to another token (after taking or leaving a seat; null: watch) and reconnect. */
   reconnectAs(token) {
     this.token = token;
     this.close();

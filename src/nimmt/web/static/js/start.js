@@ -2,7 +2,7 @@
 // GET /api/bots), join one by its short code, or pick one from the list of open tables to join
 // or watch. The display name is remembered in localStorage ("nimmt.name").
 
-import { ApiError, api, errorText, tokenKey } from "./api.js";
+import { ApiError, api, apiErrorText, tokenKey } from "./api.js";
 import { cardEl } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { safeGet, safeSet, t } from "./i18n.js";
@@ -66,7 +66,7 @@ export function mountStart(root) {
       location.assign(made.url || `/t/${made.code}`);
     } catch (err) {
       state.busy = false;
-      showError("create", errorText(err.code, err.message));
+      showError("create", apiErrorText(err));
     }
   }
 
@@ -88,7 +88,7 @@ export function mountStart(root) {
       location.assign(`/t/${code}`);
     } catch (err) {
       state.busy = false;
-      showError("join", errorText(err.code, err.message));
+      showError("join", apiErrorText(err));
     }
   }
 
@@ -106,7 +106,7 @@ export function mountStart(root) {
       state.tables = data.tables || [];
       state.tablesError = null;
     } catch (err) {
-      state.tablesError = errorText(err.code, err.message);
+      state.tablesError = apiErrorText(err);
     }
     renderTables();
   }

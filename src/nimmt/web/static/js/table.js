@@ -3,17 +3,24 @@
 // an `events` message is animated on the table as it is drawn (reveal, then card by card, about
 // half a second each, faster on request, fades under prefers-reduced-motion); the `state` that
 // follows is then drawn from scratch. Protocol: docs/protocol.md.
+//
+// A seated person can leave the seat (a small dialog: before the first deal the seat is freed,
+// during a game a bot of their choice takes it over); the page then forgets the token and
+// watches. After a lost connection the socket asks for the events it missed (`since`), which
+// are shown like any others, or only summed up when there are many.
 
-import { api, errorText, tokenKey } from "./api.js";
+import { api, apiErrorText, errorText, tokenKey } from "./api.js";
 import { bullheads, cardBackEl, cardEl, totalBullheads } from "./cards.js";
 import { clear, h, prefersReducedMotion, sleep } from "./dom.js";
-import { formatList, safeGet, safeSet, t } from "./i18n.js";
-import { TableSocket } from "./socket.js";
+import { formatList, has, safeGet, safeSet, t } from "./i18n.js";
+import { CLOSE_FORBIDDEN_ORIGIN, CLOSE_SLOW_CONSUMER, TableSocket } from "./socket.js";
 
 const SPEEDS = [1, 2, 4];
 const STEP_MS = 520; // one card travelling to its row
 const REVEAL_MS = 900; // the cards turned over, then lined up
 const TAKE_MS = 520; // a row swept into a player's pile
+const NOTICE_MS = 6000; // how long a "left"/"joined" notice stays on screen
+const RESYNC_ANIMATE_MAX = 12; // more missed events than this are summed up, not animated
 
 export function mountTable(root, code) {
   const s = {
@@ -25,7 +32,7 @@ export function mountTable(root, code) {
     view: null,
     connection: "connecting", // "open" | "lost"
     everOpen: false,
-    fatal: null, // an error code that ends this page (table_not_found)
+    fatal: null, // an error code that ends this page (table_not_found, forbidden_origin)
     pendingCard: null, // the card sent and not yet confirmed by a state
     outbox: null, // an action made while the connection was lost
     sheetOpen: false,
@@ -38,6 +45,10 @@ export function mountTable(root, code) {
     typedTimer: null,
     lastMustChoose: false,
     animating: false,
+    lastEventsVersion: -1, // the newest `events` message taken in (a catch-up may repeat some)
+    bots: null, // the bot levels (GET /api/bots), loaded when the leave dialog first opens
+    leaving: false, // a `leave` was sent and its `seat_left` has not come yet
+    leaveRequest: null,
   };
   const queue = [];
   let running = false;
@@ -46,7 +57,9 @@ export function mountTable(root, code) {
   const announcer = document.getElementById("announcer");
   const banner = document.getElementById("banner");
   const toast = document.getElementById("toast");
+  const notice = document.getElementById("notice");
   let toastTimer = null;
+  let leaveDialog = null; // the <dialog>, made on first use, kept outside the redrawn page
 
   const socket = new TableSocket(code, s.token, { onMessage: receive, onStatus: connectionChanged });
 
@@ -82,6 +95,22 @@ export function mountTable(root, code) {
     }, 5000);
   }
 
+  /** A short visible line (someone left or joined) that also goes to the screen reader once. */
+  function showNotice(text) {
+    announce(text);
+    if (!notice) return;
+    const line = h("p", { class: "notice-line", text });
+    notice.append(line);
+    while (notice.childNodes.length > 3) notice.firstChild.remove();
+    notice.hidden = false;
+    setTimeout(() => {
+      line.remove();
+      if (!notice.childNodes.length) notice.hidden = true;
+    }, NOTICE_MS);
+  }
+
+  const botLabel = (name) => (name && has(`bots.${name}`) ? t(`bots.${name}`) : String(name));
+
   function setBanner(text) {
     banner.textContent = text || "";
     banner.hidden = !text;
@@ -89,7 +118,7 @@ export function mountTable(root, code) {
 
   // ----------------------------------------------------------- the connection
 
-  function connectionChanged(status) {
+  function connectionChanged(status, event) {
     if (destroyed) return;
     if (status === "open") {
       s.connection = "open";
@@ -98,17 +127,36 @@ export function mountTable(root, code) {
       setBanner(null);
     } else if (status === "lost") {
       s.connection = "lost";
-      setBanner(t("table.connection_lost"));
+      // 4408: the page fell behind the table; it reconnects and catches up like after any loss.
+      setBanner(event && event.code === CLOSE_SLOW_CONSUMER ? t("errors.slow_consumer") : t("table.connection_lost"));
+    } else if (status === "refused") {
+      // Reconnecting would be refused again: say why and stop.
+      s.connection = "closed";
+      setBanner(null);
+      if (!s.fatal) s.fatal = event && event.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
+      closeLeaveDialog();
+      render();
     }
   }
 
-  function receive(message) {
+  function receive(message, { resync = false } = {}) {
     if (destroyed) return;
     if (message.type === "error") {
       handleError(message);
       return;
     }
-    if (message.type === "state" || message.type === "events") {
+    if (message.type === "events") {
+      // A catch-up after a reconnection can repeat events still waiting in the queue.
+      if (Number.isInteger(message.version)) {
+        if (message.version <= s.lastEventsVersion) return;
+        s.lastEventsVersion = message.version;
+      }
+      queue.push({ ...message, resync });
+      if (!running) drain();
+    } else if (message.type === "state") {
+      // Every state taken in is applied, in order: the next connection asks for what follows
+      // it (asking from the last one drawn would repeat what still waits in the queue).
+      socket.setVersion(message.version);
       queue.push(message);
       if (!running) drain();
     }
@@ -119,7 +167,7 @@ export function mountTable(root, code) {
     while (queue.length && !destroyed) {
       const message = queue.shift();
       try {
-        if (message.type === "events") await playEvents(message.events || []);
+        if (message.type === "events") await playEvents(message.events || [], message.resync);
         else applyState(message);
       } catch (err) {
         console.error(err); // a drawing hiccup must not stop the table: the next state redraws
@@ -129,19 +177,30 @@ export function mountTable(root, code) {
   }
 
   function handleError(message) {
-    if (message.code === "table_not_found") {
-      s.fatal = "table_not_found";
+    if (message.code === "table_not_found" || message.code === "forbidden_origin") {
+      s.fatal = message.code;
       socket.close();
+      closeLeaveDialog();
       render();
       return;
     }
+    if (message.code === "slow_consumer") {
+      // The server closes the socket next (4408); the page reconnects and catches up.
+      setBanner(errorText("slow_consumer"));
+      return;
+    }
     if (message.code === "bad_token") {
-      // The stored seat is not valid here (another server, or a wiped database): watch instead.
-      safeSet(tokenKey(code), null);
-      s.token = null;
-      showToast(errorText("bad_token"));
+      // The stored seat is not valid here (another server, a wiped database, or a seat this
+      // page has just left while the connection was down): watch instead.
+      const left = s.leaving;
+      forgetSeat();
+      if (!left) showToast(errorText("bad_token"));
       render();
       return;
+    }
+    if (s.leaveRequest !== null && message.request_id === s.leaveRequest) {
+      s.leaving = false;
+      s.leaveRequest = null;
     }
     s.pendingCard = null;
     showToast(errorText(message.code, message.message));
@@ -152,6 +211,9 @@ export function mountTable(root, code) {
     const before = s.view;
     s.version = message.version;
     s.you = message.you || { seat: null };
+    // Left, and the seat_left event was not seen (say, lost with the connection): the seat is
+    // gone all the same.
+    if (s.leaving && !seated()) forgetSeat();
     s.table = message.table || s.table;
     s.view = message.view || null;
     if (s.pendingCard !== null && s.view) {
@@ -235,10 +297,107 @@ export function mountTable(root, code) {
       socket.reconnectAs(seat.token);
     } catch (err) {
       s.joining = false;
-      s.joinError = errorText(err.code, err.message);
+      s.joinError = apiErrorText(err);
       render();
       root.querySelector("#seat-name")?.focus();
     }
+  }
+
+  /** This page holds no seat any more: forget the token, and reconnect as a spectator later. */
+  function forgetSeat() {
+    safeSet(tokenKey(code), null);
+    s.token = null;
+    socket.token = null;
+    s.leaving = false;
+    s.leaveRequest = null;
+    s.pendingCard = null;
+    s.outbox = null;
+    closeLeaveDialog();
+  }
+
+  function leaveSeat(bot) {
+    if (!seated()) return;
+    const message = { type: "leave" };
+    if (bot) message.bot = bot;
+    // No version: leaving is not an answer to the current decision, so it is never stale.
+    const requestId = socket.send(message);
+    if (requestId === null) {
+      showToast(t("table.leave_offline"));
+      return;
+    }
+    s.leaving = true;
+    s.leaveRequest = requestId;
+    announce(t("table.leave_sent"));
+  }
+
+  async function loadBots() {
+    if (s.bots) return;
+    try {
+      const data = await api("GET", "/api/bots");
+      s.bots = (data.bots || []).map((bot) => bot.name).filter((name) => typeof name === "string");
+    } catch {
+      s.bots = [];
+    }
+    if (!s.bots.length) s.bots = ["medium"];
+  }
+
+  function makeLeaveDialog() {
+    const select = h("select", { id: "leave-bot", name: "bot" });
+    const dialog = h("dialog", { class: "dialog", id: "leave-dialog", "aria-labelledby": "leave-title", "aria-describedby": "leave-explain" },
+      h("form", { method: "dialog", class: "dialog-form" },
+        h("h2", { id: "leave-title" }),
+        h("p", { id: "leave-explain" }),
+        h("div", { class: "field", id: "leave-bot-field" },
+          h("label", { for: "leave-bot", id: "leave-bot-label" }),
+          select),
+        h("div", { class: "dialog-actions" },
+          h("button", { type: "submit", value: "stay", class: "button ghost", id: "leave-cancel", autofocus: true }),
+          h("button", { type: "submit", value: "leave", class: "button danger", id: "leave-confirm" }))));
+    dialog.addEventListener("close", () => {
+      const choice = dialog.returnValue;
+      dialog.returnValue = "";
+      if (choice === "leave" && !destroyed) leaveSeat(select.value);
+      if (!destroyed) root.querySelector('[data-focus="leave-seat"]')?.focus();
+    });
+    document.body.append(dialog);
+    return dialog;
+  }
+
+  /** Fill the dialog's texts for the current phase (the game may start while it is open). */
+  function updateLeaveDialog() {
+    if (!leaveDialog) return;
+    const waiting = !s.view || s.view.phase === "waiting";
+    const select = leaveDialog.querySelector("#leave-bot");
+    const bots = s.bots || ["medium"];
+    const chosen = select.value || (bots.includes("medium") ? "medium" : bots[0]);
+    if (select.options.length !== bots.length || [...select.options].some((option, i) => option.value !== bots[i]) || select.dataset.lang !== document.documentElement.lang) {
+      clear(select);
+      for (const bot of bots) select.append(h("option", { value: bot, text: botLabel(bot) }));
+      select.dataset.lang = document.documentElement.lang;
+    }
+    select.value = bots.includes(chosen) ? chosen : bots[0];
+    leaveDialog.querySelector("#leave-title").textContent = t("leave.title");
+    leaveDialog.querySelector("#leave-explain").textContent = waiting ? t("leave.explain_waiting") : t("leave.explain_game");
+    leaveDialog.querySelector("#leave-bot-field").hidden = waiting;
+    leaveDialog.querySelector("#leave-bot-label").textContent = t("leave.bot_label");
+    leaveDialog.querySelector("#leave-cancel").textContent = t("leave.stay");
+    leaveDialog.querySelector("#leave-confirm").textContent = waiting ? t("leave.confirm_waiting") : t("leave.confirm_game");
+  }
+
+  async function openLeaveDialog() {
+    if (!seated() || s.leaving) return;
+    await loadBots();
+    if (destroyed || !seated()) return;
+    if (!leaveDialog) leaveDialog = makeLeaveDialog();
+    leaveDialog.querySelector("#leave-bot").value = "";
+    updateLeaveDialog();
+    leaveDialog.returnValue = "";
+    if (!leaveDialog.open) leaveDialog.showModal();
+    leaveDialog.querySelector("#leave-cancel").focus();
+  }
+
+  function closeLeaveDialog() {
+    if (leaveDialog && leaveDialog.open) leaveDialog.close("stay");
   }
 
   async function copyLink() {
@@ -386,21 +545,26 @@ export function mountTable(root, code) {
     await sleep(dur(STEP_MS) * 0.2);
   }
 
-  async function playEvents(events) {
+  async function playEvents(events, resync = false) {
+    // A catch-up after a reconnection of more than about one turn is summed up, not replayed.
+    const summarize = resync && (events.length > RESYNC_ANIMATE_MAX || events.filter((event) => event.type === "cards_revealed").length > 1);
     // Animate only on a drawn table, and not a backlog: a long queue is simply caught up.
-    const animate = Boolean(s.view) && root.querySelector(".rows") && queue.length < 4;
+    const animate = !summarize && Boolean(s.view) && root.querySelector(".rows") && queue.length < 4;
     s.animating = true;
     root.querySelector(".hand")?.classList.add("idle");
     try {
-      await animateEvents(events, animate);
+      if (summarize) announce(t("table.caught_up", { count: events.length }));
+      await animateEvents(events, animate, summarize);
     } finally {
       s.animating = false;
     }
   }
 
-  async function animateEvents(events, animate) {
+  const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "game_over"];
+
+  async function animateEvents(events, animate, quiet = false) {
     for (const event of events) {
-      announceEvent(event);
+      if (!quiet || SEAT_EVENTS.includes(event.type)) announceEvent(event);
       if (!animate) continue;
       if (event.type === "cards_revealed") await revealCards(event.cards);
       else if (event.type === "row_taken") await takeRow(event);
@@ -456,8 +620,26 @@ export function mountTable(root, code) {
       case "rematch_started":
         announce(t("events.rematch_started"));
         break;
+      case "player_joined":
+        showNotice(t("events.player_joined", { name: event.name || nameOf(event.seat) }));
+        break;
+      case "seat_left":
+        seatLeft(event);
+        break;
       default:
         break;
+    }
+  }
+
+  function seatLeft(event) {
+    const name = event.name || nameOf(event.seat);
+    const mine = event.seat === mySeat();
+    if (mine) forgetSeat(); // the server made this socket a spectator; the token is void
+    if (event.bot) {
+      const bot = botLabel(event.bot);
+      showNotice(mine ? t("events.you_left_bot", { bot }) : t("events.seat_left_bot", { name, bot }));
+    } else {
+      showNotice(mine ? t("events.you_left") : t("events.seat_left", { name }));
     }
   }
 
@@ -487,9 +669,10 @@ export function mountTable(root, code) {
 
     clear(root);
     if (s.fatal) {
+      const title = has(`errors.${s.fatal}_title`) ? t(`errors.${s.fatal}_title`) : t("errors.table_not_found_title");
       root.append(
         h("section", { class: "page-message" },
-          h("h1", { text: t("errors.table_not_found_title") }),
+          h("h1", { text: title }),
           h("p", { text: errorText(s.fatal) }),
           h("p", {}, h("a", { class: "button primary", href: "/", text: t("app.home") }))),
       );
@@ -498,6 +681,10 @@ export function mountTable(root, code) {
     if (!s.view) {
       root.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
       return;
+    }
+    if (leaveDialog && leaveDialog.open) {
+      if (seated() && !s.leaving) updateLeaveDialog();
+      else closeLeaveDialog();
     }
     const page = h("div", { class: "table-page", style: { "--step": `${STEP_MS / s.speed}ms` } },
       toolbar(), seatsSection(), board(), handSection());
@@ -548,6 +735,12 @@ export function mountTable(root, code) {
           : null,
         view.phase === "game_over"
           ? h("a", { class: "chip", href: `/api/tables/${code}/record`, download: `nimmt-${code}.json`, "data-focus": "download-bar", text: t("table.download") })
+          : null,
+        seated()
+          ? h("button", {
+              type: "button", class: "chip leave", id: "leave-seat", "data-focus": "leave-seat", "aria-haspopup": "dialog",
+              disabled: s.leaving, text: s.leaving ? t("table.leaving") : t("table.leave_seat"), on: { click: openLeaveDialog },
+            })
           : null));
   }
 
@@ -862,6 +1055,14 @@ export function mountTable(root, code) {
     destroy() {
       destroyed = true;
       socket.close();
+      if (leaveDialog) {
+        if (leaveDialog.open) leaveDialog.close();
+        leaveDialog.remove();
+      }
+      if (notice) {
+        clear(notice);
+        notice.hidden = true;
+      }
       document.removeEventListener("visibilitychange", onVisible);
       document.removeEventListener("keydown", onDigit);
       setBanner(null);
