@@ -44,7 +44,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def browser() -> Iterator[Any]:
     # Module scope, not session: Playwright's sync API keeps an asyncio loop running in this
     # thread while it is open, and other test files in the same worker call asyncio.run().
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # A fresh server starts its bot worker processes beside the first games, and CI machines
+    # are busy: give every expectation the same patience as every action.
+    expect.set_options(timeout=15_000)
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
