@@ -1,10 +1,12 @@
 """The message bus between server processes: "table K7QX2M is now at version 42".
 
-The database is the source of truth: every accepted change is stored there first. The bus only
-tells the other processes that hold sockets at that table to catch up from the database, so a
-lost or late bus message costs latency, never correctness: while the bus is down the processes
-poll the database for the tables they hold (:meth:`GameService._poll_versions`), and when it comes
-back they catch up every table at once.
+The database is the source of truth: every accepted change is stored there first. The bus then
+tells the other processes that hold that table: the new version and the stored action itself, so
+that a process that is exactly one version behind applies it at once, without asking the database.
+A process that is further behind, or gets a message it cannot read, catches up from the database.
+A lost or late bus message therefore costs latency, never correctness: while the bus is down the
+processes poll the database for the tables they hold (:meth:`GameService._poll_versions`), and
+when it comes back they catch up every table at once.
 
 :class:`LocalBus` is the bus of a single process (nothing to tell); :class:`RedisBus` uses Redis
 pub/sub, one channel per table.
@@ -20,12 +22,16 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import orjson
+
+from nimmt.server.storage import ActionRecord
+
 log = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "nimmt:table:"
 RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0)
 
-OnChange = Callable[[str, int], Awaitable[None]]
+OnChange = Callable[[str, int, ActionRecord | None], Awaitable[None]]
 OnResync = Callable[[], Awaitable[None]]
 
 
@@ -37,7 +43,7 @@ class Bus(Protocol):
 
     async def start(self, on_change: OnChange, on_resync: OnResync) -> None: ...
 
-    async def publish(self, code: str, version: int) -> None: ...
+    async def publish(self, code: str, action: ActionRecord) -> None: ...
 
     async def subscribe(self, code: str) -> None: ...
 
@@ -54,7 +60,7 @@ class LocalBus:
     async def start(self, on_change: OnChange, on_resync: OnResync) -> None:
         pass
 
-    async def publish(self, code: str, version: int) -> None:
+    async def publish(self, code: str, action: ActionRecord) -> None:
         pass
 
     async def subscribe(self, code: str) -> None:
@@ -68,7 +74,8 @@ class LocalBus:
 
 
 class RedisBus:
-    """Redis pub/sub: channel ``nimmt:table:{code}``, message ``"{sender} {version}"``.
+    """Redis pub/sub: channel ``nimmt:table:{code}``, message ``"{sender} {version} {action}"``
+    (the action as JSON, see :func:`encode_action`).
 
     A process subscribes to the tables it holds in memory. A message from itself is ignored. If
     Redis goes away, publishing fails quietly (the change is stored; the others will poll), the
@@ -142,10 +149,13 @@ class RedisBus:
         channel = channel.decode() if isinstance(channel, bytes) else str(channel)
         data = message["data"]
         text = data.decode() if isinstance(data, bytes) else str(data)
-        sender, _, version = text.partition(" ")
+        sender, _, rest = text.partition(" ")
+        version, _, payload = rest.partition(" ")
         if sender == self.sender or not version.isdigit():
             return
-        await self._on_change(channel.removeprefix(CHANNEL_PREFIX), int(version))
+        await self._on_change(
+            channel.removeprefix(CHANNEL_PREFIX), int(version), decode_action(payload)
+        )
 
     async def _drop_pubsub(self) -> None:
         pubsub, self._pubsub = self._pubsub, None
@@ -153,14 +163,16 @@ class RedisBus:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
 
-    async def publish(self, code: str, version: int) -> None:
+    async def publish(self, code: str, action: ActionRecord) -> None:
         if not self._healthy:
             return
+        message = f"{self.sender} {action.seq} {encode_action(action)}"
         try:
-            await self._client.publish(CHANNEL_PREFIX + code, f"{self.sender} {version}")
+            await self._client.publish(CHANNEL_PREFIX + code, message)
         except Exception as error:
-            log.error("bus: could not publish %s@%s (%s)", code, version, error)
-            self._healthy = False
+            # The change is stored; the others find it when they poll or resynchronize (the
+            # listener notices a lost connection itself).
+            log.error("bus: could not publish %s@%s (%s)", code, action.seq, error)
 
     async def subscribe(self, code: str) -> None:
         channel = CHANNEL_PREFIX + code
@@ -186,3 +198,25 @@ class RedisBus:
         await self._drop_pubsub()
         with contextlib.suppress(Exception):
             await self._client.aclose()
+
+
+def encode_action(action: ActionRecord) -> str:
+    """A stored action as one line of JSON (a deal holds every hand: the bus is as private as
+    the database)."""
+    return orjson.dumps(
+        [action.seq, action.game, action.kind, action.seat, action.card, action.row, action.data]
+    ).decode()
+
+
+def decode_action(payload: str) -> ActionRecord | None:
+    """The action of :func:`encode_action`, or ``None`` when ``payload`` is not one (the
+    receiver then reads the database)."""
+    try:
+        seq, game, kind, seat, card, row, data = orjson.loads(payload)
+    except (ValueError, TypeError):
+        return None
+    if not (isinstance(seq, int) and isinstance(game, int) and isinstance(kind, str)):
+        return None
+    if data is not None and not isinstance(data, dict):
+        return None
+    return ActionRecord(seq, game, kind, seat, card, row, data)

@@ -111,12 +111,21 @@ class Writer:
             batch, self._pending = self._pending, []
             if not batch:
                 continue
+            # Every process writes its tables in the same order (by code), so that two
+            # processes' transactions never wait for each other's rows in a circle (deadlock).
+            batch.sort(key=lambda entry: entry[0][0])
+            items = [item for item, _ in batch]
             try:
-                results = await loop.run_in_executor(
-                    self._thread, self.storage.append_many, [item for item, _ in batch]
-                )
-            except Exception as error:
-                results = [error] * len(batch)
+                results = await loop.run_in_executor(self._thread, self.storage.append_many, items)
+            except Exception:
+                # The whole transaction failed (the database was away, or chose it as a victim):
+                # once more, then each waiting action hears of the failure.
+                try:
+                    results = await loop.run_in_executor(
+                        self._thread, self.storage.append_many, items
+                    )
+                except Exception as error:
+                    results = [error] * len(batch)
             for (_item, future), result in zip(batch, results, strict=True):
                 if future.done():
                     continue
@@ -663,7 +672,7 @@ class GameService:
         if action.kind in ("join", "leave"):
             self._refresh_seats(table)
         self._publish(table)
-        await self.bus.publish(table.code, table.version)
+        await self.bus.publish(table.code, action)
 
     async def _follow_up(self, table: LiveTable) -> None:
         """:meth:`_advance` after an action that is already stored and told: if the deal cannot
@@ -803,16 +812,44 @@ class GameService:
 
     # ------------------------------------------------------------------ housekeeping
 
-    async def _on_bus_change(self, code: str, version: int) -> None:
-        """Another process stored ``version`` of table ``code``: catch up if it is held here."""
+    async def _on_bus_change(self, code: str, version: int, action: ActionRecord | None) -> None:
+        """Another process stored ``version`` of table ``code`` (``action``, when the message
+        carried it): apply it, or catch up from the database, if the table is held here."""
         table = self._tables.get(code)
         if table is None or version <= table.version:
             return
-        self._spawn(self._locked_catch_up(table), f"catch up {code}")
+        self._spawn(self._follow_other(table, action), f"catch up {code}")
+
+    async def _follow_other(self, table: LiveTable, action: ActionRecord | None) -> None:
+        async with table.lock:
+            if (
+                action is not None
+                and action.seq == table.version + 1
+                and not table.needs_restore
+                and (action.game == table.game_number or action.kind == "rematch")
+            ):
+                try:
+                    table.apply(action)
+                except RuleError:
+                    log.warning("table %s: a change from the bus does not apply", table.code)
+                else:
+                    self._changed_at[table.code] = time.monotonic()
+                    if action.kind in ("join", "leave"):
+                        self._refresh_seats(table)
+                    self._publish(table)
+                    return
+            try:
+                await self._catch_up(table)
+            except Exception:
+                log.exception("table %s: catching up failed; the next change or poll retries",
+                              table.code)  # fmt: skip
 
     async def _locked_catch_up(self, table: LiveTable) -> None:
         async with table.lock:
-            await self._catch_up(table)
+            try:
+                await self._catch_up(table)
+            except Exception:
+                log.exception("table %s: catching up failed; the next poll retries", table.code)
 
     async def _resync_all(self) -> None:
         """The bus is back after a gap: every table held here may have missed changes."""
