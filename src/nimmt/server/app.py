@@ -9,6 +9,7 @@ readable HTML page elsewhere. Never a traceback.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -32,6 +33,9 @@ from nimmt.server.storage import SqlStorage, Storage
 
 log = logging.getLogger(__name__)
 
+
+GC_THRESHOLD = 20_000
+"""Allocations between two young-generation collections (Python's default is 700)."""
 
 TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
 
@@ -99,6 +103,11 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         )
         app.state.service = service
         await service.start()
+        # What start-up built (the app, the modules, the tables loaded) lives as long as the
+        # process: keep it out of the cyclic collector's passes, and let those come less often,
+        # so that a busy server does not pause its tables for long collections.
+        gc.freeze()
+        gc.set_threshold(GC_THRESHOLD, 20, 20)
         try:
             yield
         finally:
