@@ -341,6 +341,9 @@ class GameService:
             if record is None:
                 return
         actions = await self._read(self.storage.load_actions, table.code, record.status.game)
+        # Actions stored after ``record`` was read belong to a later version: leave them to the
+        # next catch-up, or the game would run ahead of the version it is told with.
+        actions = [action for action in actions if action.seq <= record.status.version]
         table.seats = list(record.seats)
         table.game_number = record.status.game
         table.last_active_at = record.status.last_active_at
@@ -358,7 +361,7 @@ class GameService:
             for game in range(table.game_number, record.status.game + 1):
                 after = table.version if game == table.game_number else 0
                 for action in await self._read(self.storage.load_actions, table.code, game, after):
-                    if action.seq > table.version:
+                    if table.version < action.seq <= record.status.version:
                         table.apply(action)
             if table.version != record.status.version:
                 raise RuleError("the stored actions do not reach the stored version")
