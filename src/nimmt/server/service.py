@@ -492,8 +492,8 @@ class GameService:
     async def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
         """The current ``state`` for a connection whose queue overflowed."""
         table = self._tables.get(connection.code)
-        if table is None:
-            return None
+        if table is None or table.needs_restore:
+            return None  # (the repair sends every listener the stored state)
         return serialize.state_message(table, connection.seat)
 
     # -------------------------------------------------------------------- actions
@@ -861,6 +861,10 @@ class GameService:
 
     def _publish(self, table: LiveTable) -> None:
         """Send each listener the new events it may see, then its own state."""
+        if table.needs_restore:
+            # It holds a change the database refused: nothing of it may be told. The repair
+            # publishes the stored table.
+            return
         events = table.take_events()
         for connection in table.connections:
             message = serialize.events_message(events, table.version, connection.seat)
