@@ -3,11 +3,16 @@ answer, and a refused one changes nothing (the in-process app, compared by ``sna
 
 from __future__ import annotations
 
+import json
+import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from server_helpers import Message, create_table, join, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
 
@@ -135,3 +140,145 @@ def play_to_row_choice(
                 acted.add(key)
                 ws.send_json({"type": "play", "card": view["legal_cards"][0]})
     raise AssertionError("nobody ever had to choose a row")
+
+
+# ------------------------------------------------------------------------- random messages
+
+REAL_TYPES = ["play", "retract", "choose_row", "rematch", "ping"]
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+field_values = st.one_of(
+    json_values,
+    st.integers(min_value=-5, max_value=110),
+    st.sampled_from(["NaN", "Infinity", "-1", "1e999", "", "42"]),
+)
+actions = st.fixed_dictionaries(
+    {"type": st.sampled_from(REAL_TYPES) | st.text(max_size=12)},
+    optional={
+        "card": field_values,
+        "row": field_values,
+        "version": field_values,
+        "request_id": field_values,
+    },
+).filter(lambda m: m["type"] != "leave")  # (a real action, which hands the seat to a bot)
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+plain_actions = st.one_of(
+    st.integers(min_value=1, max_value=104).map(lambda c: {"type": "play", "card": c}),
+    st.just({"type": "retract"}),
+)
+frames = st.one_of(
+    plain_actions.map(lambda m: ("text", json.dumps(m))),
+    actions.map(lambda m: ("text", json.dumps(m))),
+    json_values.map(lambda v: ("text", json.dumps(v))),
+    st.text(max_size=40).map(lambda t: ("text", t)),
+    st.sampled_from(
+        [
+            "NaN",
+            '{"type": "play", "card": NaN}',
+            '{"type": "play", "card": 1e999}',
+            "{",
+            "",
+            nested(1500),
+            nested(3000),
+            '{"type": "ping"' + " " * 5000 + "}",
+        ]
+    ).map(lambda t: ("text", t)),
+    st.binary(max_size=40).map(lambda b: ("bytes", b)),
+    actions.map(lambda m: ("bytes", json.dumps(m).encode())),
+)
+
+
+def expected_to_pass(frame: tuple[str, Any], view: Message) -> bool:
+    """The message is a valid action that changes the table (the oracle)."""
+    try:
+        data = json.loads(frame[1], parse_constant=lambda name: math.nan)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return False
+    if not isinstance(data, dict) or len(str(frame[1])) > 4096:
+        return False
+    version = data.get("version")
+    if version is not None:  # only a version of the current decision would do
+        return False
+    card = data.get("card")
+    if data.get("type") == "play":
+        return (
+            isinstance(card, int)
+            and not isinstance(card, bool)
+            and card in view["hand"]
+            and card != view["chosen_card"]
+        )
+    return data.get("type") == "retract" and view["chosen_card"] is not None
+
+
+def test_random_messages_get_one_documented_answer(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(deal_seed=12)
+    code, ana_token = create_table(client, [{"kind": "human"}, {"kind": "human"}, GREEDY])
+    join(client, code, "Ben")  # Ben never plays: the turn never resolves
+    counter = iter(range(10**6))
+    outcomes: Counter[str] = Counter()
+    with client.websocket_connect(f"/ws/{code}?token={ana_token}") as ana:
+        hand = settled(ana)["view"]["hand"]
+        answers(ana, "start")
+        own_cards = st.sampled_from(hand).map(
+            lambda c: ("text", json.dumps({"type": "play", "card": c}))
+        )
+
+        @settings(
+            max_examples=200,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        @given(st.one_of(frames, own_cards))
+        def check(frame: tuple[str, Any]) -> None:
+            before = snapshot(client, code)
+            view = before["views"][1]
+            valid = expected_to_pass(frame, view)
+            kind, payload = frame
+            if kind == "bytes":
+                ana.send_bytes(payload)
+            else:
+                ana.send_text(payload)
+            seen = answers(ana, f"x{next(counter)}")
+            after = snapshot(client, code)
+            errors = [m for m in seen if m["type"] == "error"]
+            outcomes.update(m.get("code", m["type"]) for m in seen)
+            pongs = [m for m in seen if m["type"] == "pong"]
+            assert all(m["type"] in ("error", "pong", "events", "state") for m in seen), seen
+            for error in errors:
+                assert error["code"] in CODES, error
+                assert isinstance(error["message"], str)
+            if errors:
+                assert len(seen) == 1, seen
+                assert after == before
+                assert not valid, (frame, errors)
+            elif pongs:
+                assert len(seen) == 1 and after == before
+            elif seen:
+                assert [m["type"] for m in seen] == ["events", "state"], (frame, seen)
+                assert after["version"] == before["version"] + 1
+                assert valid, frame
+            else:  # only the card already chosen, again
+                assert after == before
+                assert not valid, frame
+
+        check()
+    # The examples reached far: accepted actions and many kinds of refusal.
+    assert outcomes["events"] >= 1, outcomes
+    assert {"malformed", "unknown_type", "card_not_in_hand", "too_large"} <= set(outcomes)
