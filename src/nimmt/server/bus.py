@@ -156,11 +156,20 @@ class RedisBus:
     async def publish(self, code: str, version: int) -> None:
         if not self._healthy:
             return
-        try:
-            await self._client.publish(CHANNEL_PREFIX + code, f"{self.sender} {version}")
-        except Exception as error:
-            log.error("bus: could not publish %s@%s (%s)", code, version, error)
-            self._healthy = False
+        # A second try: after Redis came back, the first command on a pooled connection from
+        # before fails ("Connection closed by server") and the next one gets a fresh connection.
+        for attempt in range(2):
+            try:
+                await self._client.publish(CHANNEL_PREFIX + code, f"{self.sender} {version}")
+                return
+            except Exception as error:
+                if attempt == 0:
+                    continue
+                log.error("bus: could not publish %s@%s (%s)", code, version, error)
+        # Polling meanwhile; dropping the listener's connection makes it reconnect, which alone
+        # sets the bus healthy again (else this process would never publish again).
+        self._healthy = False
+        await self._drop_pubsub()
 
     async def subscribe(self, code: str) -> None:
         channel = CHANNEL_PREFIX + code
