@@ -291,7 +291,10 @@ class Player:
             await self.decide()
             left = deadline - time.monotonic()
             assert left > 0, f"{self.name}: never reached the stop; last {self.state}"
-            message = await self.recv(left)
+            try:
+                message = await self.recv(left)
+            except TimeoutError:
+                raise AssertionError(f"{self.name}: stuck; last {self.state}") from None
             assert message["type"] != "error", (self.name, message)
 
     def states(self) -> list[Message]:
