@@ -167,12 +167,21 @@ class RedisBus:
         if not self._healthy:
             return
         message = f"{self.sender} {action.seq} {encode_action(action)}"
-        try:
-            await self._client.publish(CHANNEL_PREFIX + code, message)
-        except Exception as error:
-            # The change is stored; the others find it when they poll or resynchronize (the
-            # listener notices a lost connection itself).
-            log.error("bus: could not publish %s@%s (%s)", code, action.seq, error)
+        # A second try: after Redis came back, the first command on a pooled connection from
+        # before fails ("Connection closed by server") and the next one gets a fresh connection.
+        for attempt in range(2):
+            try:
+                await self._client.publish(CHANNEL_PREFIX + code, message)
+                return
+            except Exception as error:
+                if attempt == 0:
+                    continue
+                log.error("bus: could not publish %s@%s (%s)", code, action.seq, error)
+        # The change is stored; the others poll meanwhile. Dropping the listener's connection
+        # makes it reconnect, which alone sets the bus healthy again (else this process would
+        # never publish again).
+        self._healthy = False
+        await self._drop_pubsub()
 
     async def subscribe(self, code: str) -> None:
         channel = CHANNEL_PREFIX + code

@@ -357,6 +357,9 @@ class GameService:
             if record is None:
                 return
         actions = await self._read(self.storage.load_actions, table.code, record.status.game)
+        # Actions stored after ``record`` was read belong to a later version: leave them to the
+        # next catch-up, or the game would run ahead of the version it is told with.
+        actions = [action for action in actions if action.seq <= record.status.version]
         table.seats = list(record.seats)
         table.game_number = record.status.game
         table.last_active_at = record.status.last_active_at
@@ -374,7 +377,7 @@ class GameService:
             for game in range(table.game_number, record.status.game + 1):
                 after = table.version if game == table.game_number else 0
                 for action in await self._read(self.storage.load_actions, table.code, game, after):
-                    if action.seq > table.version:
+                    if table.version < action.seq <= record.status.version:
                         table.apply(action)
             if table.version != record.status.version:
                 raise RuleError("the stored actions do not reach the stored version")
@@ -505,8 +508,8 @@ class GameService:
     async def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
         """The current ``state`` for a connection whose queue overflowed."""
         table = self._tables.get(connection.code)
-        if table is None:
-            return None
+        if table is None or table.needs_restore:
+            return None  # (the repair sends every listener the stored state)
         return serialize.state_message(table, connection.seat)
 
     # -------------------------------------------------------------------- actions
@@ -908,6 +911,10 @@ class GameService:
 
     def _publish(self, table: LiveTable) -> None:
         """Send each listener the new events it may see, then its own state."""
+        if table.needs_restore:
+            # It holds a change the database refused: nothing of it may be told. The repair
+            # publishes the stored table.
+            return
         events = table.take_events()
         shared = serialize.summary(table)
         for connection in table.connections:
