@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -348,5 +349,6 @@ class Replayer:
             table.game_number = game
             table.replay([a for a in self.actions if a.seq <= version and a.game == game], version)
             self._tables[version] = table
-        view: Message = state_message(table, seat)["view"]
+        # As a socket receives it: the wire shapes hold tuples that JSON writes as arrays.
+        view: Message = orjson.loads(orjson.dumps(state_message(table, seat)["view"]))
         return view

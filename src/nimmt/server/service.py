@@ -369,6 +369,8 @@ class GameService:
     async def _catch_up(self, table: LiveTable) -> None:
         """Bring ``table`` (lock held) to the database's version, telling the listeners here
         what changed. Incremental when it can be; from scratch otherwise."""
+        if table.needs_restore:  # it holds a change that was never stored: rebuild it first
+            await self._repair(table)
         record = await self._read(self.storage.load_table, table.code)
         if record is None or record.status.version <= table.version:
             return
@@ -819,7 +821,7 @@ class GameService:
         """Another process stored ``version`` of table ``code`` (``action``, when the message
         carried it): apply it, or catch up from the database, if the table is held here."""
         table = self._tables.get(code)
-        if table is None or version <= table.version:
+        if table is None or (version <= table.version and not table.needs_restore):
             return
         self._spawn(self._follow_other(table, action), f"catch up {code}")
 
@@ -867,7 +869,7 @@ class GameService:
         stored = await self._read(self.storage.versions, list(self._tables))
         for code, version in stored.items():
             table = self._tables.get(code)
-            if table is not None and version > table.version:
+            if table is not None and (version > table.version or table.needs_restore):
                 await self._locked_catch_up(table)
 
     async def _watchdog(self) -> None:
