@@ -835,24 +835,20 @@ def positive_int(text: str) -> int:
     return value
 
 
-def seconds_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 3600 seconds")
-    return value
+def seconds_between(low: float, high: float, *, low_allowed: bool) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` (itself only if ``low_allowed``) to
+    ``high``."""
 
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not (low <= value if low_allowed else low < value) or value > high:
+            raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g} seconds")
+        return value
 
-def delay_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 10 seconds")
-    return value
+    return parse
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -863,7 +859,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--tables", type=positive_int, required=True, metavar="N")
     parser.add_argument("--bot", default="greedy", choices=BOT_NAMES, metavar="B")
     parser.add_argument("--processes", type=positive_int, default=1, metavar="P")
-    parser.add_argument("--seconds", type=seconds_value, default=30.0, metavar="S")
+    parser.add_argument(
+        "--seconds", type=seconds_between(0, 3600, low_allowed=False), default=30.0, metavar="S"
+    )
     parser.add_argument(
         "--db",
         choices=("sqlite", "postgresql"),
@@ -872,7 +870,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--bot-delay",
-        type=delay_value,
+        type=seconds_between(0, 10, low_allowed=True),
         default=0.0,
         metavar="SECONDS",
         help="NIMMT_BOT_DELAY of the server (default 0: measure the server, not a pause)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -27,13 +27,6 @@ CHROMIUM_ARGS = [
 """Debian's Chromium as root on a machine whose only network is the package registries."""
 DEAL_SEED = 11
 """With this seed, two people who always play their lowest card meet a row choice in round 1."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def start_server(db: Path, log: Path, port: int) -> tuple[subprocess.Popen[bytes], str]:
@@ -85,3 +78,15 @@ class Server:
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
+
+
+def open_table_as(page: Any, name: str) -> str:
+    """``name`` opens a table for two people and a greedy bot from the start page; its code."""
+    page.goto("/")
+    page.fill("#player-name", name)
+    page.click("#remove-seat")
+    page.select_option("#seat-2", "greedy")
+    page.click("#create-table")
+    page.wait_for_url(re.compile(r"/t/[A-HJ-NP-Z2-9]{6}$"))
+    code: str = page.url.rsplit("/", 1)[1]
+    return code

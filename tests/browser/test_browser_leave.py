@@ -4,12 +4,11 @@ told, and the page of the person who left becomes a spectator's page without the
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
 import pytest
-from browser_helpers import Server
+from browser_helpers import Server, open_table_as
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -18,13 +17,7 @@ pytestmark = pytest.mark.browser
 def open_table(new_page: Any) -> tuple[Any, str]:
     """Ana opens a table for two people and a greedy bot; nobody else has sat down yet."""
     ana = new_page()
-    ana.goto("/")
-    ana.fill("#player-name", "Ana")
-    ana.click("#remove-seat")
-    ana.select_option("#seat-2", "greedy")
-    ana.click("#create-table")
-    ana.wait_for_url(re.compile(r"/t/[A-HJ-NP-Z2-9]{6}$"))
-    code = ana.url.rsplit("/", 1)[1]
+    code = open_table_as(ana, "Ana")
     expect(ana.locator("#status")).to_have_text("Waiting for players: 1 of 2 people has sat down.")
     return ana, code
 

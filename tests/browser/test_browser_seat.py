@@ -3,11 +3,10 @@ that returns to the same seat with nothing lost, spectators, and readable errors
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
-from browser_helpers import Server
+from browser_helpers import Server, open_table_as
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -22,13 +21,7 @@ def ana_at_a_table(server: Server, new_page: Any) -> tuple[Any, str]:
     """Ana opens a table for two people and a bot; Ben takes the other seat through the API, so
     the table waits for Ben's card while Ana acts."""
     ana = new_page()
-    ana.goto("/")
-    ana.fill("#player-name", "Ana")
-    ana.click("#remove-seat")
-    ana.select_option("#seat-2", "greedy")
-    ana.click("#create-table")
-    ana.wait_for_url(re.compile(r"/t/[A-HJ-NP-Z2-9]{6}$"))
-    code = ana.url.rsplit("/", 1)[1]
+    code = open_table_as(ana, "Ana")
     server.api("POST", f"/api/tables/{code}/join", {"name": "Ben"})
     expect(ana.locator(".hand .card")).to_have_count(10)
     return ana, code

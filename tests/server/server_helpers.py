@@ -8,7 +8,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,6 +27,7 @@ from nimmt.server.service import GameService
 from nimmt.server.settings import normalize_database_url
 from nimmt.server.storage import ActionRecord, SqlStorage
 from nimmt.server.table import LiveTable
+from throwaway import free_port
 
 Message = dict[str, Any]
 
@@ -102,13 +102,6 @@ FAST_ENV = {
     "NIMMT_BOT_PROCESSES": "1",
     "NIMMT_CREATE_QUOTA": "1000",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def http(method: str, url: str, body: Message | None = None) -> Any:
