@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, free_port, start_server, stop_server
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, start_server, stop_server
+
+from throwaway import free_port
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

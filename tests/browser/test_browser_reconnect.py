@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import free_port, start_server, stop_server
+from browser_helpers import start_server, stop_server
 from playwright.sync_api import expect
+
+from throwaway import free_port
 
 pytestmark = pytest.mark.browser
 
