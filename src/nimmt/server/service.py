@@ -767,11 +767,9 @@ class GameService:
                 return
             try:
                 if not retry:
-                    await self._bot_act(table, seat, kind, card, row, version)
+                    await self._bot_act(table, seat, kind, card, row)
             except ServiceError as error:
-                if error.code == "stale_version":
-                    pass  # the game moved on while the bot thought: it decides again below
-                elif error.code == "storage_error":
+                if error.code == "storage_error":
                     log.error("bot move at table %s not stored; will retry", table.code)
                     retry = True
                 else:
@@ -779,7 +777,7 @@ class GameService:
                     log.error("bot at table %s seat %s: %s", table.code, seat, error.message)
                     kind, card, row = _fallback(view)
                     try:
-                        await self._bot_act(table, seat, kind, card, row, version)
+                        await self._bot_act(table, seat, kind, card, row)
                     except ServiceError:
                         retry = True
             except _Behind:
@@ -803,11 +801,10 @@ class GameService:
         )
 
     async def _bot_act(
-        self, table: LiveTable, seat: int, kind: str, card: int | None, row: int | None,
-        version: int,
-    ) -> None:  # fmt: skip
-        if version is not None and not table.decision_version <= version <= table.version:
-            raise ServiceError("stale_version", "The table has moved on.", 409)
+        self, table: LiveTable, seat: int, kind: str, card: int | None, row: int | None
+    ) -> None:
+        """The bot's move, stored like a person's (its decision was checked to be still
+        wanted, :meth:`_still_waiting_for`)."""
         action = self._action(table, kind, seat=seat, card=card, row=row)
         try:
             await self._commit(table, action, by_bot=True)
