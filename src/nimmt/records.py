@@ -1,4 +1,4 @@
-"""Game records: one JSON document per game, what PGN is to chess (INTERFACES.md section 1).
+"""Game records: one JSON document per game, what PGN is to chess (docs/formats.md section 1).
 
 :func:`to_record` writes a record from any :class:`~nimmt.engine.Game`; :func:`replay_record`
 reads one, checks it against the rules by replaying it through the engine, and returns the replayed
@@ -77,7 +77,7 @@ class ReplayedGame:
         return outcome.winners if outcome is not None else ()
 
     def summary(self) -> dict[str, Any]:
-        """The JSON object of ``nimmt replay --json`` (INTERFACES.md section 2)."""
+        """The JSON object of ``nimmt replay --json`` (docs/formats.md section 2)."""
         return {
             "players": list(self.players),
             "rounds": [

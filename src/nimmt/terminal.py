@@ -5,11 +5,11 @@
 returns the typed answer), so a test can script a whole game; :func:`run` adds what the command
 line needs around it: the record file, and a clean end on Ctrl-C or end of input.
 
-Rules it carries out (RULES.md): everyone chooses a card face down, the person through a prompt
-and each bot from its own seat's view only; the cards are revealed together and told lowest
-first, card by card; when the person's card is below every row the person chooses the row to
-take (rows numbered 1 to 4 with their cost) and the program never chooses for them; after every
-round the score sheet is shown, and at the end every player with the lowest total wins.
+Rules it carries out (the rules page, ``/rules/en``): everyone chooses a card face down, the person
+through a prompt and each bot from its own seat's view only; the cards are revealed together and
+told lowest first, card by card; when the person's card is below every row the person chooses the
+row to take (rows numbered 1 to 4 with their cost) and the program never chooses for them; after
+every round the score sheet is shown, and at the end every player with the lowest total wins.
 
 Hidden information: the person's screen is drawn only from ``game.view(person)`` and the events
 that seat may see (:meth:`~nimmt.engine.Game.events_for`); a bot gets only ``game.view(its seat)``.

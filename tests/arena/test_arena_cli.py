@@ -1,4 +1,4 @@
-"""``nimmt arena`` through the real console command (INTERFACES.md section 3)."""
+"""``nimmt arena`` through the real console command (docs/formats.md section 3)."""
 
 from __future__ import annotations
 

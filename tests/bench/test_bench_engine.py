@@ -1,4 +1,4 @@
-"""``bench/engine.py`` keeps its contract (INTERFACES.md section 5); its figures are not judged."""
+"""``bench/engine.py`` keeps its contract (its docstring); its figures are not judged."""
 
 import json
 import subprocess

@@ -35,7 +35,7 @@ def test_batched_greedy_rounds_match_the_engine(players: int) -> None:
 
 
 def test_resolve_turn_follows_the_worked_example() -> None:
-    # RULES.md worked example: (12)(37)(43)(58); 14 15 44 61; 21 26 30 36; 3 9 68 83 (row 2).
+    # The rules page's example: (12)(37)(43)(58); 14 15 44 61; 21 26 30 36; 3 9 68 83 (row 2).
     batch = batch_from_rows([[12], [37], [43], [58]], np.zeros((1, 4, 0), dtype=np.int64))
     resolve_turn(batch, np.array([[14, 15, 44, 61]]))
     resolve_turn(batch, np.array([[21, 26, 30, 36]]))

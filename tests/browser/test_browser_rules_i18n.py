@@ -44,7 +44,7 @@ def test_rules_page(server: Server, new_page: Any, lang: str) -> None:
     # The bullhead table: 55, the other multiples of 11, of 10, of 5, and the rest.
     values = page.locator(".bullhead-table tbody td:nth-child(2)").all_inner_texts()
     assert values == ["7", "5", "3", "2", "1"]
-    # The worked example of RULES.md, drawn as cards: its last rows.
+    # The rules page's example, drawn as cards: its last rows.
     example = page.locator(".example-rows").last
     rows = [
         example.locator(f".row >> nth={row}")

@@ -1,4 +1,4 @@
-"""The deck and its bullheads (RULES.md, "Cards")."""
+"""The deck and its bullheads (the rules page, "Scoring")."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Round scoring and the end of the game (RULES.md, "A round and the game").
+"""Round scoring and the end of the game (the rules page, "Scoring" and "End of the game").
 
 The game ends only after a completed round in which someone has *more* than 66; exactly 66 plays
 on. Every player with the lowest total wins, jointly when several share it. The cases are found by

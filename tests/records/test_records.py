@@ -1,4 +1,4 @@
-"""Game records (INTERFACES.md section 1): golden records, round trips, every kind of bad record."""
+"""Game records (docs/formats.md section 1): golden records, round trips, every bad record."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the terminal says about a turn, a round and the end: the worked example of RULES.md told
+"""What the terminal says about a turn, a round and the end: the rules page's example told
 card by card, the score sheet, and single and joint winners."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Listener:
 
 
 def worked_example() -> Game:
-    """RULES.md's worked example: rows (12) (37) (43) (58), the person in seat 0."""
+    """The rules page's example: rows (12) (37) (43) (58), the person in seat 0."""
     game = Game(4)
     game.deal_cards(
         rows=[[12], [37], [43], [58]],

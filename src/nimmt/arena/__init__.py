@@ -1,7 +1,7 @@
 """The arena: bots against each other on duplicate deals, with honest statistics.
 
 :func:`play_match` plays a :class:`Match` (every deal in every rotation of the seats, in worker
-processes if asked) and :func:`report` turns the results into the figures of INTERFACES.md
+processes if asked) and :func:`report` turns the results into the figures of docs/formats.md
 section 3 (``mean``, ``ci95``, ``vs_others``, ``win_share``, ``ms_per_move``). The referee
 (:mod:`nimmt.arena.referee`) runs each game through :class:`nimmt.engine.Game` and hands each
 bot only its own seat's view.

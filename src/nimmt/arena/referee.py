@@ -1,8 +1,8 @@
 """The arena's referee: plays bots through the rules engine, each seeing only its own view.
 
 The referee is the one place in the arena that holds the whole :class:`~nimmt.engine.Game`; a
-bot is handed ``game.view(seat)`` and nothing else (INTERFACES.md section 3: "a bot sees only
-what its player may see"). Every decision is timed with :func:`time.perf_counter` around the
+bot is handed ``game.view(seat)`` and nothing else (docs/bots.md: every bot decides from
+its own seat's view). Every decision is timed with :func:`time.perf_counter` around the
 bot's call, so ``ms_per_move`` is the bot's own thinking time.
 """
 

@@ -1,6 +1,6 @@
 """Duplicate matches between bots: every deal played in every rotation of the seats.
 
-INTERFACES.md section 3: each deal (one round of 10 turns) is played once for every rotation
+docs/formats.md section 3: each deal (one round of 10 turns) is played once for every rotation
 of the seats, so every bot plays every hand from every seat; the same seed gives the same deals.
 In rotation ``r`` the bot given ``i``-th sits at seat ``(i + r) % P``. With ``games`` instead of
 ``deals``, each block is a whole game (rounds until someone has more than 66), and every
@@ -170,7 +170,7 @@ def _interval(estimate: Estimate) -> list[float | None]:
 
 
 def report(match: Match, results: Sequence[BlockResult]) -> dict[str, Any]:
-    """The arena's JSON report (INTERFACES.md section 3) for the played blocks."""
+    """The arena's JSON report (docs/formats.md section 3) for the played blocks."""
     figures = summarize([result.scores for result in results])
     seats = len(match.bots)
     bots: list[dict[str, Any]] = []

@@ -1,4 +1,4 @@
-"""The arena's statistics (INTERFACES.md section 3), from per-game bullheads grouped in blocks.
+"""The arena's statistics (docs/formats.md section 3), from per-game bullheads grouped in blocks.
 
 A block is one deal (or one whole game) played in every rotation of the seats. Bots' scores in
 the same block are not independent (they share the cards), so the confidence intervals treat a

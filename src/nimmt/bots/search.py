@@ -3,7 +3,7 @@
 A :class:`Batch` holds ``B`` independent copies of a round in progress, one per sampled deal of
 the unseen cards (and per candidate being tried). A row is kept as three numbers (its last card,
 its length and its bullheads), which is all that the rules need to place a card and to score a
-taken row (RULES.md, "A turn"): a card goes after the row whose last card is the highest one
+taken row (the rules page, "A turn"): a card goes after the row whose last card is the highest one
 below it; a sixth card takes its row's five cards; a card below every row takes the row its
 player chooses. Every step below is the same rule applied to all ``B`` rounds at once, so a
 whole decision costs a few hundred numpy calls instead of hundreds of thousands of Python ones.
@@ -84,7 +84,7 @@ def batch_from_rows(rows: Sequence[Sequence[int]], hands: IntArray) -> Batch:
 
 def placement_costs(batch: Batch) -> IntArray:
     """``(B, P, H)``: what each card in each hand would cost on the rows as they are, if it
-    were the only card played (the ``greedy`` measure of INTERFACES.md section 3): a card below
+    were the only card played (the ``greedy`` measure of docs/bots.md): a card below
     every row costs the cheapest row, a sixth card costs its row, any other card costs 0."""
     size = batch.size
     # Sort each round's row ends; a card's target is then given by how many ends lie below it

@@ -1,4 +1,4 @@
-"""The reference bots ``random`` and ``greedy``, exactly as INTERFACES.md section 3 defines them.
+"""The reference bots ``random`` and ``greedy``, exactly as docs/bots.md defines them.
 
 ``greedy`` plays the card whose placement on the current rows, as if no other card were played,
 costs the fewest bullheads (a card below every row costs the cheapest row; a sixth card costs its

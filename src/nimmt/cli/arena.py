@@ -1,4 +1,4 @@
-"""``nimmt arena``: bots against each other on duplicate deals (INTERFACES.md section 3).
+"""``nimmt arena``: bots against each other on duplicate deals (docs/formats.md section 3).
 
 Plays every deal once for every rotation of the seats, in parallel worker processes, and prints
 each bot's mean bullheads, its paired ``vs_others`` figure with 95% intervals (each deal's

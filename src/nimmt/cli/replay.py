@@ -1,4 +1,6 @@
-"""``nimmt replay FILE``: check a game record against the rules and tell the game (INTERFACES 2).
+"""``nimmt replay FILE``: check a game record against the rules and tell the game.
+
+The record and the ``--json`` object are described in docs/formats.md, sections 1 and 2.
 
 With ``--json`` it prints one JSON object for programs; without, a turn-by-turn account for a
 person. ``FILE`` may be ``-`` for standard input. An invalid record: exit status 1, nothing on

@@ -1,4 +1,4 @@
-"""`nimmt serve`: the web table's game server (INTERFACES.md section 4).
+"""`nimmt serve`: the web table's game server (docs/protocol.md).
 
 This module reads the options, opens the database (running its migrations) and hands the app to
 uvicorn; the server itself is :mod:`nimmt.server`. A database that cannot be opened or a port in

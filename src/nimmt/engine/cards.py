@@ -1,8 +1,8 @@
 """The 104 cards of classic 6 nimmt! and the bullheads each one carries.
 
-Rule (RULES.md, "Cards"): 55 carries 7 bullheads; the other multiples of 11 carry 5; multiples
-of 10 carry 3; the other multiples of 5 carry 2; every other card carries 1. The deck carries
-171 bullheads in all.
+Rule (the rules page, "Scoring"): 55 carries 7 bullheads; the other multiples of 11 carry 5;
+multiples of 10 carry 3; the other multiples of 5 carry 2; every other card carries 1. The deck
+carries 171 bullheads in all.
 
 >>> bullheads(55), bullheads(22), bullheads(30), bullheads(15), bullheads(7)
 (7, 5, 3, 2, 1)

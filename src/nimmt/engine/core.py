@@ -4,7 +4,7 @@ This is the code every game runs, from the web table to the bots' simulations an
 benchmark: :class:`~nimmt.engine.game.Game` validates actions and turns the placements returned
 here into events, so validation, views and events stay off this path.
 
-Rules implemented here (RULES.md, "A turn"): the cards of a turn are placed lowest first; each
+Rules implemented here (the rules page, "A turn"): the cards of a turn are placed lowest first; each
 goes after the row whose last card is the highest card lower than it; a sixth card takes the
 five cards of its row and starts it anew; a card lower than every row end takes the row its
 player chose and starts it anew. A taken row is restarted in the same place.

@@ -6,11 +6,11 @@ seat, in any order), :meth:`Game.choose_row` (the pending decision of the one pl
 below every row) and :meth:`Game.play_turn` (a whole turn as one joint action, for records and
 search). Its queries are nouns: :meth:`Game.view`, :attr:`Game.outcome`, :meth:`Game.legal_cards`.
 
-Rules (RULES.md): nothing is revealed until every player has chosen; the cards then resolve lowest
-first (see :mod:`nimmt.engine.core`); a card below every row pauses the turn until its player
-chooses the row to take, before any other card of the turn is placed; after ten turns the round's
-bullheads are added to the totals; the game ends after a round in which someone has more than 66
-(exactly 66 plays on), and every player with the lowest total wins.
+Rules (the rules page, ``/rules/en``): nothing is revealed until every player has chosen; the cards
+then resolve lowest first (see :mod:`nimmt.engine.core`); a card below every row pauses the turn
+until its player chooses the row to take, before any other card of the turn is placed; after ten
+turns the round's bullheads are added to the totals; the game ends after a round in which someone
+has more than 66 (exactly 66 plays on), and every player with the lowest total wins.
 
 >>> game = Game(2)
 >>> game.deal_cards(rows=[[12], [37], [43], [58]],

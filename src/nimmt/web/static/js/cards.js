@@ -5,7 +5,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** Bullheads on a card (RULES.md, "Cards"). */
+/** Bullheads on a card (the rules page, "Scoring"). */
 export function bullheads(card) {
   if (card === 55) return 7;
   if (card % 11 === 0) return 5;
