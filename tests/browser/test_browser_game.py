@@ -183,8 +183,9 @@ def test_a_whole_game_ends_with_the_winners_the_record_and_a_rematch(
                 ana.locator("#sheet-continue").click(timeout=1000)
             elif ana.locator(".rows.choosing").count():
                 totals = ana.locator(".rows.choosing .row-total-number").all_inner_texts()
-                dearest = max(range(4), key=lambda row: int(totals[row]))
-                ana.locator(f'.row[data-row="{dearest}"]').click(timeout=1000)
+                if len(totals) == 4:  # else the page redrew between the look and the read
+                    dearest = max(range(4), key=lambda row: int(totals[row]))
+                    ana.locator(f'.row[data-row="{dearest}"]').click(timeout=1000)
             elif (
                 ana.locator(".hand:not(.idle) .card").count()
                 and not ana.locator(".hand .card.lifted").count()

@@ -79,12 +79,16 @@ def test_two_processes_one_table_and_a_kill_mid_turn(
     log = tmp_path / "servers.log"
     first = second = third = None
     try:
-        # The first process lets its bots wait 1.5 s: when it is killed, it still owes the bot's
-        # move, which the second process's watchdog must make instead.
+        # The first process lets its bots wait 10 s: when it is killed, it still owes the
+        # bot's move, which the second process's watchdog must make instead. That watchdog waits
+        # 5 s of stillness first, so that a busy machine cannot let it move the bot before the
+        # kill (the kill comes a few messages after the last change).
         first = launch_server(
-            postgres_url, log, bus=redis_server.url, env={"NIMMT_BOT_DELAY": "1.5"}
+            postgres_url, log, bus=redis_server.url, env={"NIMMT_BOT_DELAY": "10"}
         )
-        second = launch_server(postgres_url, log, bus=redis_server.url)
+        second = launch_server(
+            postgres_url, log, bus=redis_server.url, env={"NIMMT_WATCHDOG_SECONDS": "5"}
+        )
         wait_ready(first, second)
         asyncio.run(kill_mid_turn(postgres_url, redis_server, log, first, second))
     finally:
@@ -117,7 +121,7 @@ async def kill_mid_turn(
 
         await asyncio.gather(*(p.play_until(deciding(2)) for p in players))
         # Turn 3: Ben and Cal first, Ana last, so that the first process resolves the turn and
-        # is the one to move the bot next (after its 1.5 s pause).
+        # is the one to move the bot next (after its pause).
         for player in players[1:]:
             await player.decide()
         await asyncio.gather(
