@@ -25,18 +25,32 @@ from nimmt.cli.errors import fail
 
 def arena(
     bots: Annotated[
-        list[str], typer.Argument(help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …")
+        list[str],
+        typer.Argument(
+            metavar="BOT...", help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …"
+        ),
     ],
-    deals: Annotated[int, typer.Option(help="Duplicate deals (rounds) to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the deals (and the bots' own choices).")] = 1,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    deals: Annotated[
+        int, typer.Option(metavar="N", help="Duplicate deals (rounds) to play.")
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option(metavar="SEED", help="Seed of the deals (and the bots' own choices).")
+    ] = 1,
+    json_output: Annotated[
+        bool, typer.Option("--json", metavar="", help="Print the figures as JSON.")
+    ] = False,
+    jobs: Annotated[
+        int | None, typer.Option(metavar="N", help="Worker processes (default: all cores).")
+    ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Write every game's record into this directory.")
+        Path | None,
+        typer.Option(metavar="DIR", help="Write every game's record into this directory."),
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option(help="Play this many whole games (to more than 66) instead of deals."),
+        typer.Option(
+            metavar="N", help="Play this many whole games (to more than 66) instead of deals."
+        ),
     ] = None,
 ) -> None:
     """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""

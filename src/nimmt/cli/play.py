@@ -27,6 +27,7 @@ def play(
         typer.Option(
             "--players",
             "-n",
+            metavar="N",
             help=f"Players at the table, you included ({MIN_PLAYERS} to {MAX_PLAYERS}).",
         ),
     ] = 4,
@@ -39,10 +40,14 @@ def play(
             f"({', '.join(BOT_NAMES)}).",
         ),
     ] = DEFAULT_BOT,
-    name: Annotated[str, typer.Option("--name", help="Your name on the score sheet.")] = "You",
+    name: Annotated[
+        str, typer.Option("--name", metavar="NAME", help="Your name on the score sheet.")
+    ] = "You",
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed for the deal and the bots (same seed, same game)."),
+        typer.Option(
+            "--seed", metavar="SEED", help="Seed for the deal and the bots (same seed, same game)."
+        ),
     ] = None,
     record: Annotated[
         Path | None,
@@ -53,7 +58,8 @@ def play(
         ),
     ] = None,
     fast: Annotated[
-        bool, typer.Option("--fast", help="Tell the turns without pausing between cards.")
+        bool,
+        typer.Option("--fast", metavar="", help="Tell the turns without pausing between cards."),
     ] = False,
     delay: Annotated[
         float | None,

@@ -19,11 +19,14 @@ from nimmt.cli.errors import fail
 
 def serve(
     host: Annotated[
-        str | None, typer.Option("--host", help="Address to listen on [default: 127.0.0.1].")
+        str | None,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="Address to listen on (default: 127.0.0.1)."
+        ),
     ] = None,
     port: Annotated[
         int | None,
-        typer.Option("--port", help="Port to listen on [default: 8000]."),
+        typer.Option("--port", metavar="PORT", help="Port to listen on (default: 8000)."),
     ] = None,
     db: Annotated[
         str | None,
@@ -38,7 +41,8 @@ def serve(
         int | None,
         typer.Option(
             "--workers",
-            help="Server processes sharing the port [default: 1]; above 1 they need PostgreSQL "
+            metavar="N",
+            help="Server processes sharing the port (default: 1); above 1 they need PostgreSQL "
             "(--db) and a bus (--bus). See docs/deploy.md.",
         ),
     ] = None,
