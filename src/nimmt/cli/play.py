@@ -61,6 +61,12 @@ def play(
         bool,
         typer.Option("--fast", metavar="", help="Tell the turns without pausing between cards."),
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", metavar="", help="Let --record overwrite a FILE that already exists."
+        ),
+    ] = False,
     delay: Annotated[
         float | None,
         typer.Option(
@@ -90,6 +96,10 @@ def play(
         fail(f"--delay must be between 0 and {MAX_DELAY:g} seconds")
     if record is not None and not record.parent.is_dir():
         fail(f"cannot write the record to {record}: no such directory {record.parent}")
+    if record is not None and record.is_dir():
+        fail(f"cannot write the record to {record}: it is a directory")
+    if record is not None and record.exists() and not force:
+        fail(f"{record} exists; use --force to overwrite it")
     console = Console(highlight=False)
     if delay is None:
         delay = 0.0 if fast or not console.is_terminal else DEFAULT_DELAY
