@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -33,7 +33,6 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from nimmt.bots import Bot, make_bot
 from nimmt.engine import (
     BULLHEADS,
     GAME_END_THRESHOLD,
@@ -53,6 +52,9 @@ from nimmt.engine import (
     SeatView,
     total_bullheads,
 )
+
+if TYPE_CHECKING:
+    from nimmt.bots import Bot
 
 PERSON_SEAT = 0
 """The person always sits in seat 0; the bots take the seats after it."""
@@ -350,6 +352,8 @@ class TerminalGame:
         ask: Asker,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        from nimmt.bots import make_bot  # here, so that `nimmt replay` starts without the bots
+
         kinds = bot_kinds_for(settings.players, settings.bots)
         self.settings = settings
         self.console = console

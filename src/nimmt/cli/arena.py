@@ -11,16 +11,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from nimmt.arena import ArenaError, BlockResult, Match, check_match, play_match, report
-from nimmt.bots import UnknownBotError
 from nimmt.cli.errors import fail
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from nimmt.arena import BlockResult, Match
 
 
 def arena(
@@ -54,6 +55,12 @@ def arena(
     ] = None,
 ) -> None:
     """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""
+    # Imported here so that the other commands start without loading the bots and numpy.
+    from rich.console import Console
+
+    from nimmt.arena import ArenaError, Match, check_match, play_match, report
+    from nimmt.bots import UnknownBotError
+
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 1:
         fail("--jobs must be at least 1")
@@ -104,6 +111,16 @@ def arena(
 def _with_progress(
     console: Console, match: Match, workers: int, on_block: Any
 ) -> list[BlockResult]:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from nimmt.arena import play_match
+
     what = "games" if match.whole_games else "deals"
     columns = (
         TextColumn(f"[bold]arena[/] {what}"),
@@ -130,6 +147,8 @@ def _interval(bounds: list[float | None]) -> str:
 
 
 def _table(figures: dict[str, Any]) -> Table:
+    from rich.table import Table
+
     if figures["mode"] == "games":
         title = (
             f"{figures['whole_games']} whole games × {figures['seats']} rotations "

@@ -12,7 +12,6 @@ import socket
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 
 from nimmt.cli.errors import fail
 
@@ -59,6 +58,7 @@ def serve(
     """Serve the web table: create tables, share the link, play with friends and bots."""
     # Imported here so that the other commands start without loading the web stack.
     import uvicorn
+    from pydantic import ValidationError
     from sqlalchemy.engine import make_url
 
     from nimmt.server import Settings, create_app
