@@ -21,11 +21,11 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -33,7 +33,6 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from nimmt.bots import Bot, make_bot
 from nimmt.engine import (
     BULLHEADS,
     GAME_END_THRESHOLD,
@@ -53,6 +52,9 @@ from nimmt.engine import (
     SeatView,
     total_bullheads,
 )
+
+if TYPE_CHECKING:
+    from nimmt.bots import Bot
 
 PERSON_SEAT = 0
 """The person always sits in seat 0; the bots take the seats after it."""
@@ -95,15 +97,31 @@ class Question:
 Asker = Callable[[Question], str]
 
 
+def discard_typeahead(stream: IO[str]) -> None:
+    """Forget what was typed while the turn was being told, so that a key pressed during the
+    account is not taken as the answer to the next prompt. Only a terminal is flushed: piped
+    input is an answer written in advance, and is kept."""
+    try:
+        if not stream.isatty():
+            return
+        import termios
+    except (ImportError, ValueError):  # no termios (Windows), or a closed stream
+        return
+    with suppress(termios.error, OSError):
+        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+
+
 def console_asker(console: Console) -> Asker:
     """The asker that reads a line from standard input after printing the prompt on ``console``.
 
     When standard input is not a terminal (a pipe), the answer is not echoed by a terminal, so it
     is printed after the prompt: the transcript then reads like a session at the keyboard.
+    On a terminal, keys typed before the prompt appears are discarded (:func:`discard_typeahead`).
     """
     echo = not sys.stdin.isatty()
 
     def ask(question: Question) -> str:
+        discard_typeahead(sys.stdin)
         answer = console.input(Text(question.text, style="bold"))
         if echo:
             console.print(answer, markup=False, highlight=False)
@@ -350,6 +368,8 @@ class TerminalGame:
         ask: Asker,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        from nimmt.bots import make_bot  # here, so that `nimmt replay` starts without the bots
+
         kinds = bot_kinds_for(settings.players, settings.bots)
         self.settings = settings
         self.console = console

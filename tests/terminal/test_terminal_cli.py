@@ -158,6 +158,7 @@ def test_end_of_input_ends_with_one_error_line() -> None:
         (["--delay", "-1"], "error: --delay must be between 0 and 10 seconds"),
         (["--name", "  "], "error: the name must be 1 to 24 printable characters"),
         (["--record", "/no/such/dir/game.json"], "error: cannot write the record to"),
+        (["--record", "/", "--force"], "error: cannot write the record to /: it is a directory"),
     ],
 )
 def test_bad_options_are_refused_with_one_line(args: list[str], message: str) -> None:
@@ -165,3 +166,23 @@ def test_bad_options_are_refused_with_one_line(args: list[str], message: str) ->
     assert result.exit_code == 1
     assert result.output.startswith(message)
     assert result.output.count("\n") == 1
+
+
+def test_record_refuses_to_overwrite_a_file_without_force(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("precious", encoding="utf-8")
+    result = CliRunner().invoke(app, ["play", "--fast", "--record", str(record)], input="")
+    assert result.exit_code == 1
+    assert result.output == f"error: {record} exists; use --force to overwrite it\n"
+    assert record.read_text(encoding="utf-8") == "precious"  # refused before the game began
+
+
+def test_record_with_force_overwrites_the_file(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("old", encoding="utf-8")
+    driver = Driver("--seed", "3", "--players", "3", "--fast", "--record", str(record), "--force")
+    assert driver.next_prompt() == CARD_PROMPT
+    status, err = driver.finish()  # input ends: the game in progress is saved
+    assert status == 1
+    assert err == f"error: input ended before the game was over; the record is in {record}\n"
+    assert not replay_record(record.read_text(encoding="utf-8")).finished

@@ -7,8 +7,10 @@ the hand and the rows; the tests check what reaches the screen and what reaches 
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
+import select
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from nimmt.terminal import (
     Question,
     QuestionKind,
     TerminalGame,
+    discard_typeahead,
     run,
 )
 
@@ -325,3 +328,24 @@ def test_a_name_is_shown_as_typed_never_read_as_markup() -> None:
     rounds = len(session.game.history)
     # Once in the introduction, on the scores line of every turn, on every score sheet.
     assert text.count("[red]Zed[/]") == 1 + 10 * rounds + rounds
+
+
+def test_typeahead_is_discarded_on_a_terminal_only() -> None:
+    """Keys typed during the account are dropped before a prompt; piped answers are kept."""
+
+    def readable(fd: int) -> bool:
+        return bool(select.select([fd], [], [], 0.2)[0])
+
+    master, slave = os.openpty()
+    with open(slave, encoding="utf-8", closefd=True) as terminal:
+        os.write(master, b"42\n")
+        assert readable(slave)
+        discard_typeahead(terminal)
+        assert not readable(slave)
+    os.close(master)
+    read_end, write_end = os.pipe()
+    with open(read_end, encoding="utf-8") as pipe:
+        os.write(write_end, b"42\n")
+        os.close(write_end)
+        discard_typeahead(pipe)
+        assert pipe.readline() == "42\n"

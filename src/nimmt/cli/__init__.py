@@ -1,35 +1,108 @@
 """The ``nimmt`` command: one Typer app, one module per subcommand.
 
 Every failure a user can cause ends as one line ``error: ...`` on standard error and exit
-status 1 (:func:`fail`); never a traceback.
+status 1 (:func:`fail`); never a traceback. ``nimmt`` alone prints the help.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Annotated, Any
 
 import typer
+from typer._click import Context
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from nimmt.cli import arena, play, replay, serve
 
+
+class _Group(TyperGroup):
+    """The app's group: its ``--help`` shows no type name (Typer would show ``<bool>``)."""
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class _Argument(TyperArgument):
+    """An argument shown by its metavar alone: ``FILE``, not ``{FILE}`` and ``<str>``."""
+
+    def display_type_rich(self, ctx: Context) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        return self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+
+
+class _Command(TyperCommand):
+    """A subcommand: its ``--help`` shows no type name either."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _Argument  # Typer builds the arguments; only their help differs
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
 app = typer.Typer(
     name="nimmt",
+    cls=_Group,
     help="Classic 6 nimmt! for 2 to 10 players: play, replay, pit bots, serve the web table.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.command("play")(play.play)
-app.command("replay")(replay.replay)
-app.command("arena")(arena.arena)
-app.command("serve")(serve.serve)
+app.command("play", cls=_Command)(play.play)
+app.command("replay", cls=_Command)(replay.replay)
+app.command("arena", cls=_Command)(arena.arena)
+app.command("serve", cls=_Command)(serve.serve)
+
+
+def version() -> str:
+    """The installed package's version."""
+    from importlib.metadata import version as installed_version
+
+    return installed_version("nimmt")
+
+
+def _show_version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"nimmt {version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            metavar="",
+            is_eager=True,
+            expose_value=False,
+            callback=_show_version,
+            help="Show the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Classic 6 nimmt! for 2 to 10 players: play, replay, pit bots, serve the web table."""
 
 
 def main() -> None:
     """Run the command; a usage error (unknown option, bad value) is one ``error:`` line too."""
+    arguments = sys.argv[1:] or ["--help"]  # `nimmt` alone: the help, and success
     try:
-        status = app(standalone_mode=False)
+        status = app(args=arguments, prog_name="nimmt", standalone_mode=False)
     except typer.Abort:
         typer.echo("error: interrupted", err=True)
         sys.exit(130)

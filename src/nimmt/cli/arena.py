@@ -11,35 +11,56 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from nimmt.arena import ArenaError, BlockResult, Match, check_match, play_match, report
-from nimmt.bots import UnknownBotError
 from nimmt.cli.errors import fail
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from nimmt.arena import BlockResult, Match
 
 
 def arena(
     bots: Annotated[
-        list[str], typer.Argument(help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …")
+        list[str],
+        typer.Argument(
+            metavar="BOT...", help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …"
+        ),
     ],
-    deals: Annotated[int, typer.Option(help="Duplicate deals (rounds) to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the deals (and the bots' own choices).")] = 1,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    deals: Annotated[
+        int, typer.Option(metavar="N", help="Duplicate deals (rounds) to play.")
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option(metavar="SEED", help="Seed of the deals (and the bots' own choices).")
+    ] = 1,
+    json_output: Annotated[
+        bool, typer.Option("--json", metavar="", help="Print the figures as JSON.")
+    ] = False,
+    jobs: Annotated[
+        int | None, typer.Option(metavar="N", help="Worker processes (default: all cores).")
+    ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Write every game's record into this directory.")
+        Path | None,
+        typer.Option(metavar="DIR", help="Write every game's record into this directory."),
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option(help="Play this many whole games (to more than 66) instead of deals."),
+        typer.Option(
+            metavar="N", help="Play this many whole games (to more than 66) instead of deals."
+        ),
     ] = None,
 ) -> None:
     """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""
+    # Imported here so that the other commands start without loading the bots and numpy.
+    from rich.console import Console
+
+    from nimmt.arena import ArenaError, Match, check_match, play_match, report
+    from nimmt.bots import UnknownBotError
+
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 1:
         fail("--jobs must be at least 1")
@@ -90,6 +111,16 @@ def arena(
 def _with_progress(
     console: Console, match: Match, workers: int, on_block: Any
 ) -> list[BlockResult]:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from nimmt.arena import play_match
+
     what = "games" if match.whole_games else "deals"
     columns = (
         TextColumn(f"[bold]arena[/] {what}"),
@@ -116,6 +147,8 @@ def _interval(bounds: list[float | None]) -> str:
 
 
 def _table(figures: dict[str, Any]) -> Table:
+    from rich.table import Table
+
     if figures["mode"] == "games":
         title = (
             f"{figures['whole_games']} whole games × {figures['seats']} rotations "

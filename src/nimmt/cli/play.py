@@ -1,6 +1,7 @@
 """`nimmt play`: a whole game of classic 6 nimmt! in the terminal, one person against bots.
 
-This module only reads and checks the options; the game itself is :mod:`nimmt.terminal`.
+This module only reads and checks the options; the game itself is :mod:`nimmt.terminal`. The
+bots (and numpy) are imported when the command runs, so that every other command starts fast.
 """
 
 from __future__ import annotations
@@ -9,14 +10,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot
 from nimmt.cli.errors import fail
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
-from nimmt.terminal import DEFAULT_DELAY, PlaySettings, bot_kinds_for, run
+from nimmt.terminal import DEFAULT_DELAY
 
-DEFAULT_BOT = "medium" if "medium" in BOT_NAMES else "greedy"
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard")
+"""The bot kinds the help offers: :data:`nimmt.bots.BOT_NAMES`, named here so that the help
+does not import the bots (a test keeps the two equal)."""
+DEFAULT_BOT = "medium"
 MAX_NAME_LENGTH = 24
 MAX_DELAY = 10.0
 
@@ -27,6 +29,7 @@ def play(
         typer.Option(
             "--players",
             "-n",
+            metavar="N",
             help=f"Players at the table, you included ({MIN_PLAYERS} to {MAX_PLAYERS}).",
         ),
     ] = 4,
@@ -39,10 +42,14 @@ def play(
             f"({', '.join(BOT_NAMES)}).",
         ),
     ] = DEFAULT_BOT,
-    name: Annotated[str, typer.Option("--name", help="Your name on the score sheet.")] = "You",
+    name: Annotated[
+        str, typer.Option("--name", metavar="NAME", help="Your name on the score sheet.")
+    ] = "You",
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed for the deal and the bots (same seed, same game)."),
+        typer.Option(
+            "--seed", metavar="SEED", help="Seed for the deal and the bots (same seed, same game)."
+        ),
     ] = None,
     record: Annotated[
         Path | None,
@@ -53,7 +60,14 @@ def play(
         ),
     ] = None,
     fast: Annotated[
-        bool, typer.Option("--fast", help="Tell the turns without pausing between cards.")
+        bool,
+        typer.Option("--fast", metavar="", help="Tell the turns without pausing between cards."),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", metavar="", help="Let --record overwrite a FILE that already exists."
+        ),
     ] = False,
     delay: Annotated[
         float | None,
@@ -66,6 +80,11 @@ def play(
     ] = None,
 ) -> None:
     """Play a game of 6 nimmt! against bots in the terminal."""
+    from rich.console import Console
+
+    from nimmt.bots import UnknownBotError, make_bot
+    from nimmt.terminal import PlaySettings, bot_kinds_for, run
+
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         fail(f"classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     kinds = tuple(kind.strip() for kind in bots.split(","))
@@ -84,6 +103,10 @@ def play(
         fail(f"--delay must be between 0 and {MAX_DELAY:g} seconds")
     if record is not None and not record.parent.is_dir():
         fail(f"cannot write the record to {record}: no such directory {record.parent}")
+    if record is not None and record.is_dir():
+        fail(f"cannot write the record to {record}: it is a directory")
+    if record is not None and record.exists() and not force:
+        fail(f"{record} exists; use --force to overwrite it")
     console = Console(highlight=False)
     if delay is None:
         delay = 0.0 if fast or not console.is_terminal else DEFAULT_DELAY

@@ -25,9 +25,11 @@ from nimmt.terminal import Narrator, cards_text
 
 
 def replay(
-    file: Annotated[str, typer.Argument(help="The game record (JSON), or - for standard input.")],
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help="The game record (JSON), or - for standard input.")
+    ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object for programs.")
+        bool, typer.Option("--json", metavar="", help="Print one JSON object for programs.")
     ] = False,
 ) -> None:
     """Check a game record against the rules and tell the game turn by turn."""

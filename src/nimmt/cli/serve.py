@@ -12,18 +12,20 @@ import socket
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 
 from nimmt.cli.errors import fail
 
 
 def serve(
     host: Annotated[
-        str | None, typer.Option("--host", help="Address to listen on [default: 127.0.0.1].")
+        str | None,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="Address to listen on (default: 127.0.0.1)."
+        ),
     ] = None,
     port: Annotated[
         int | None,
-        typer.Option("--port", help="Port to listen on [default: 8000]."),
+        typer.Option("--port", metavar="PORT", help="Port to listen on (default: 8000)."),
     ] = None,
     db: Annotated[
         str | None,
@@ -38,7 +40,8 @@ def serve(
         int | None,
         typer.Option(
             "--workers",
-            help="Server processes sharing the port [default: 1]; above 1 they need PostgreSQL "
+            metavar="N",
+            help="Server processes sharing the port (default: 1); above 1 they need PostgreSQL "
             "(--db) and a bus (--bus). See docs/deploy.md.",
         ),
     ] = None,
@@ -55,6 +58,7 @@ def serve(
     """Serve the web table: create tables, share the link, play with friends and bots."""
     # Imported here so that the other commands start without loading the web stack.
     import uvicorn
+    from pydantic import ValidationError
     from sqlalchemy.engine import make_url
 
     from nimmt.server import Settings, create_app
