@@ -14,7 +14,7 @@ from typer._click import Context
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from nimmt.cli import arena, play, replay, serve
+from nimmt.cli import arena, assist, play, replay, serve
 
 
 class _Group(TyperGroup):
@@ -66,6 +66,7 @@ app.command("play", cls=_Command)(play.play)
 app.command("replay", cls=_Command)(replay.replay)
 app.command("arena", cls=_Command)(arena.arena)
 app.command("serve", cls=_Command)(serve.serve)
+app.command("assist", cls=_Command)(assist.assist)
 
 
 def version() -> str:

@@ -1,0 +1,285 @@
+"""The assistant for a game played with a physical deck (``nimmt assist``).
+
+People deal real cards and enter them as they are revealed: each round's four starting row cards,
+then each turn the card every player turned over, and, when the turn's lowest card is below every
+row, the row its owner takes. The assistant never chooses that row: it asks.
+
+The rules are the engine's: :class:`Assistant` keeps only what was entered (each round's row cards,
+its turns, and a turn waiting for a row choice) and rebuilds a :class:`~nimmt.engine.Game` from it
+after every answer. The engine needs each round's hands at the deal; with real cards they are
+known only once the round is over, so a hand is the cards its player played that round. In a
+round still going, the cards not played yet are unknown: the hands are completed with cards not
+seen in that round (lowest first), and the record says so in ``meta``. Rebuilding a game of a few
+hundred cards takes well under a millisecond, and it keeps every rule, every event told and the
+record in the engine's hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from nimmt.engine import DECK, HAND_SIZE, NUM_ROWS, Game, Phase, Turn
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+PROGRAM = "nimmt assist"
+FILLED_NOTE = (
+    "the hands of the last round hold the cards played so far, completed with cards not seen "
+    "in that round: the real hands were not known"
+)
+
+
+class InputRejected(ValueError):
+    """An answer the assistant cannot accept; its message says why (nothing was changed)."""
+
+
+@dataclass(slots=True)
+class EnteredRound:
+    """One round as entered: its starting row cards and the turns resolved so far."""
+
+    rows: tuple[int, ...]
+    turns: list[Turn] = field(default_factory=list)
+
+
+def parse_numbers(line: str, count: int, what: str) -> list[int]:
+    """``count`` whole numbers separated by spaces or commas, or :class:`InputRejected`."""
+    words = line.replace(",", " ").split()
+    if not words:
+        raise InputRejected(f"expected {what}, got an empty line")
+    numbers: list[int] = []
+    for word in words:
+        if not word.isdecimal() or not word.isascii():
+            raise InputRejected(f"{word!r} is not a number")
+        numbers.append(int(word))
+    if len(numbers) != count:
+        raise InputRejected(f"expected {what}, got {len(numbers)} numbers")
+    return numbers
+
+
+def _check_cards(cards: Sequence[int]) -> None:
+    for card in cards:
+        if not 1 <= card <= len(DECK):
+            raise InputRejected(f"there is no card {card}: cards are 1 to {len(DECK)}")
+    for card in cards:
+        if cards.count(card) > 1:
+            raise InputRejected(f"card {card} is entered twice")
+
+
+class Assistant:
+    """The game as entered so far (see the module docstring)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = tuple(names)
+        self.rounds: list[EnteredRound] = []
+        self.pending: tuple[int, ...] | None = None
+        """A revealed turn waiting for its lowest card's owner to choose a row."""
+        self.game = self._build()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def phase(self) -> Phase:
+        return self.game.phase
+
+    def seen(self) -> set[int]:
+        """The cards seen this round: its starting row cards and every card played."""
+        if not self.rounds:
+            return set()
+        current = self.rounds[-1]
+        cards = set(current.rows)
+        for turn in current.turns:
+            cards.update(turn.cards)
+        if self.pending is not None:
+            cards.update(self.pending)
+        return cards
+
+    # ------------------------------------------------------------- answers
+
+    def enter_rows(self, line: str) -> None:
+        """A new round's four starting row cards."""
+        if self.phase is not Phase.DEALING:
+            raise InputRejected("a round is being played: no new rows now")
+        rows = parse_numbers(line, NUM_ROWS, f"the {NUM_ROWS} starting row cards")
+        _check_cards(rows)
+        self.rounds.append(EnteredRound(tuple(rows)))
+        self.game = self._build()
+
+    def enter_cards(self, line: str) -> None:
+        """The cards revealed in a turn, in player order."""
+        if self.phase is not Phase.CHOOSING_CARDS:
+            raise InputRejected("no turn is being played now")
+        cards = parse_numbers(line, self.players, f"{self.players} cards, one per player")
+        _check_cards(cards)
+        seen = self.seen()
+        for card in cards:
+            if card in seen:
+                raise InputRejected(f"card {card} has already been seen this round")
+        self.pending = tuple(cards)
+        game = self._build()
+        if game.pending_row_choice is None:  # the engine resolved the turn: no row to choose
+            self.rounds[-1].turns.append(Turn(self.pending))
+            self.pending = None
+            game = self._build()
+        self.game = game
+
+    def enter_row(self, line: str) -> None:
+        """The row (1 to 4, as shown) the owner of the pending too-low card takes."""
+        if self.pending is None:
+            raise InputRejected("nobody has to choose a row now")
+        (row,) = parse_numbers(line, 1, f"a row number from 1 to {NUM_ROWS}")
+        if not 1 <= row <= NUM_ROWS:
+            raise InputRejected(f"there is no row {row}: rows are 1 to {NUM_ROWS}")
+        self.rounds[-1].turns.append(Turn(self.pending, row - 1))
+        self.pending = None
+        self.game = self._build()
+
+    # -------------------------------------------------------------- building
+
+    def _hands(self, entry: EnteredRound, pending: tuple[int, ...] | None) -> list[list[int]]:
+        turns = [turn.cards for turn in entry.turns]
+        if pending is not None:
+            turns.append(pending)
+        hands = [[cards[seat] for cards in turns] for seat in range(self.players)]
+        seen = set(entry.rows).union(*turns)
+        unseen = (card for card in DECK if card not in seen)
+        for hand in hands:
+            hand.extend(next(unseen) for _ in range(HAND_SIZE - len(hand)))
+        return hands
+
+    def _build(self) -> Game:
+        """The game through the engine, from what was entered."""
+        game = Game(self.players)
+        for index, entry in enumerate(self.rounds):
+            last = index == len(self.rounds) - 1
+            pending = self.pending if last else None
+            game.deal_cards([[card] for card in entry.rows], self._hands(entry, pending))
+            # Card by card, then the row: the events are those of the turn told while it
+            # waited for the row choice, so what was told stays a prefix of the events.
+            turns = [(turn.cards, turn.row) for turn in entry.turns]
+            if pending is not None:
+                turns.append((pending, None))
+            for cards, row in turns:
+                for seat, card in enumerate(cards):
+                    game.play(seat, card)
+                choice = game.pending_row_choice
+                if choice is not None and row is not None:
+                    game.choose_row(choice.seat, row)
+        return game
+
+    def record(self) -> dict[str, Any]:
+        """The game record so far (docs/formats.md section 1); a turn still waiting for its row
+        choice is left out."""
+        from nimmt.records import to_record
+
+        meta: dict[str, Any] = {"program": PROGRAM}
+        if self.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):  # a round still going
+            meta["hands"] = FILLED_NOTE
+        return to_record(self.game, list(self.names), meta)
+
+
+# ------------------------------------------------------------------------------------ the session
+
+Ask = Callable[[str], str]
+"""Puts a question and returns the answer line; raises :class:`EOFError` when input has ended."""
+
+
+def check_names(text: str) -> tuple[str, ...]:
+    """The players' names from ``Ana,Ben,Cleo``, or :class:`InputRejected`."""
+    from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
+
+    names = tuple(name.strip() for name in text.split(","))
+    if any(not name for name in names):
+        raise InputRejected("--players: a player's name is empty")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InputRejected(
+            f"--players: classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {len(names)}"
+        )
+    for name in names:
+        if names.count(name) > 1:
+            raise InputRejected(f"--players: {name!r} is named twice")
+    return names
+
+
+class Session:
+    """The question-and-answer loop: asks through ``ask``, tells on ``console``, reports a
+    rejected answer with ``reject`` (one line) and asks the same question again."""
+
+    def __init__(
+        self,
+        assistant: Assistant,
+        console: Console,
+        ask: Ask,
+        reject: Callable[[str], None],
+    ) -> None:
+        from nimmt.terminal import Narrator
+
+        self.assistant = assistant
+        self.console = console
+        self.ask = ask
+        self.reject = reject
+        self.narrator = Narrator(console, assistant.names, pause=lambda: None, person=None)
+        self.told = 0
+
+    def run(self) -> None:
+        """Ask until the game is over; :class:`EOFError` passes (the game stays as entered)."""
+        assistant = self.assistant
+        while assistant.phase is not Phase.GAME_OVER:
+            game = assistant.game
+            if assistant.phase is Phase.DEALING:
+                self.console.rule(f"[bold]Round {game.round + 1}")
+                self._answer(
+                    f"Round {game.round + 1}, the {NUM_ROWS} starting row cards: ",
+                    assistant.enter_rows,
+                )
+            elif assistant.phase is Phase.CHOOSING_CARDS:
+                self._show_rows()
+                names = " ".join(assistant.names)
+                self._answer(
+                    f"Turn {game.turn + 1}, the cards revealed ({names}): ", assistant.enter_cards
+                )
+            else:
+                pending = game.pending_row_choice
+                assert pending is not None
+                self._show_rows()
+                self._answer(
+                    f"{assistant.names[pending.seat]}, which row do you take (1 to {NUM_ROWS})? ",
+                    assistant.enter_row,
+                )
+            self._tell()
+        outcome = assistant.game.outcome
+        assert outcome is not None
+        winners = ", ".join(assistant.names[seat] for seat in outcome.winners)
+        totals = ", ".join(
+            f"{name} {total}" for name, total in zip(assistant.names, outcome.totals, strict=True)
+        )
+        self.console.print(f"Winners: {winners}", markup=False)
+        self.console.print(f"Totals: {totals}", markup=False)
+
+    def _answer(self, question: str, enter: Callable[[str], None]) -> None:
+        while True:
+            line = self.ask(question)
+            try:
+                enter(line)
+            except InputRejected as error:
+                self.reject(str(error))
+            else:
+                return
+
+    def _tell(self) -> None:
+        events = self.assistant.game.events
+        for event in events[self.told :]:
+            self.narrator.tell(event)
+        self.told = len(events)
+
+    def _show_rows(self) -> None:
+        from nimmt.terminal import rows_table
+
+        self.console.print(rows_table(self.assistant.game.rows))

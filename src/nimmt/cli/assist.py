@@ -1,0 +1,88 @@
+"""``nimmt assist --players Ana,Ben,Cleo``: the assistant for a game played with a real deck.
+
+This module reads and checks the options; the assistant itself is :mod:`nimmt.assist`, imported
+when the command runs. Answers are read one per line (a prompt on a terminal, or piped in); a line
+it cannot accept is one ``error: ...`` line on standard error, and the same question is asked
+again. The end of input stops the game where it is (exit status 0), writing the record if asked.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from nimmt.cli.errors import fail
+
+EXIT_INTERRUPTED = 130
+
+
+def assist(
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="NAMES",
+            help="The players' names in seat order, comma-separated (2 to 10): Ana,Ben,Cleo.",
+        ),
+    ],
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Write the game record (JSON) to FILE at the end, or when input ends.",
+        ),
+    ] = None,
+) -> None:
+    """Assist a game played with a real deck: enter the cards, nimmt places and scores them."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from nimmt.assist import Assistant, InputRejected, Session, check_names
+
+    try:
+        names = check_names(players)
+    except InputRejected as error:
+        fail(str(error))
+    if record is not None and not record.parent.is_dir():
+        fail(f"cannot write the record to {record}: no such directory {record.parent}")
+    if record is not None and record.is_dir():
+        fail(f"cannot write the record to {record}: it is a directory")
+
+    console = Console(highlight=False)
+    echo = not sys.stdin.isatty()
+
+    def ask(question: str) -> str:
+        answer = console.input(Text(question, style="bold"))
+        if echo:  # piped: show the answer, so that the transcript reads like a session
+            console.print(answer, markup=False, highlight=False)
+        return answer
+
+    def reject(message: str) -> None:
+        typer.echo(f"error: {message}", err=True)
+
+    assistant = Assistant(names)
+    session = Session(assistant, console, ask, reject)
+    status = 0
+    try:
+        session.run()
+    except EOFError:
+        console.print()
+        console.print("Input ended: the game stops here.", markup=False)
+    except KeyboardInterrupt:
+        console.print()
+        typer.echo("Game interrupted.", err=True)
+        status = EXIT_INTERRUPTED
+    if record is not None:
+        from nimmt.records import dump_record
+
+        try:
+            record.write_text(dump_record(assistant.record()), encoding="utf-8")
+        except OSError as error:
+            fail(f"the record could not be written to {record}: {error.strerror}")
+        console.print(f"The record is in {record}.", markup=False, style="dim")
+    raise typer.Exit(status)
