@@ -234,7 +234,7 @@ class Game:
         """A copy of the current round's full state (every hand): for the engine's own callers
         that are entitled to it, such as records and the arena's referee; never for a bot."""
         if self._state is None:
-            raise errors.WrongPhaseError("no round has been dealt yet")
+            raise errors.WrongPhaseError("no round has been dealt yet", phase=self._phase)
         return self._state.copy()
 
     # ------------------------------------------------------------- transitions
@@ -256,17 +256,22 @@ class Game:
         for seat, hand in enumerate(hands):
             if len(hand) != HAND_SIZE:
                 raise errors.InvalidDealError(
-                    f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}"
+                    f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}",
+                    seat=seat,
                 )
         cards = [row[0] for row in rows] + [card for hand in hands for card in hand]
         for card in cards:
             if isinstance(card, bool) or not isinstance(card, int):
-                raise errors.InvalidDealError(f"{card!r} is not a card number")
+                raise errors.InvalidDealError(f"{card!r} is not a card number", card=card)
             if not LOWEST_CARD <= card <= HIGHEST_CARD:
-                raise errors.InvalidDealError(f"there is no card {card}: cards are 1 to 104")
+                raise errors.InvalidDealError(
+                    f"there is no card {card}: cards are 1 to 104", card=card
+                )
         if len(set(cards)) != len(cards):
             repeated = sorted({card for card in cards if cards.count(card) > 1})
-            raise errors.InvalidDealError(f"card {repeated[0]} is dealt more than once")
+            raise errors.InvalidDealError(
+                f"card {repeated[0]} is dealt more than once", card=repeated[0]
+            )
         self._start_round([[row[0]] for row in rows], [list(hand) for hand in hands])
 
     def play(self, seat: int, card: int, *, replace: bool = False) -> None:
@@ -281,7 +286,9 @@ class Game:
         if chosen is not None and (not replace or card == chosen):
             raise errors.CardAlreadyChosenError(
                 f"player {seat + 1} has already chosen "
-                + (f"{card} this turn" if card == chosen else "a card this turn")
+                + (f"{card} this turn" if card == chosen else "a card this turn"),
+                seat=seat,
+                card=card,
             )
         self._check_in_hand(seat, card)
         if chosen is not None:
@@ -296,23 +303,30 @@ class Game:
         """``seat`` takes back its face-down card, to choose again (before all have chosen)."""
         self._check_can_choose(seat)
         if self._chosen[seat] is None:
-            raise errors.NoCardChosenError(f"player {seat + 1} has no card chosen to take back")
+            raise errors.NoCardChosenError(
+                f"player {seat + 1} has no card chosen to take back", seat=seat
+            )
         self._chosen[seat] = None
         self._events.append(ChoiceWithdrawn(seat))
 
     def choose_row(self, seat: int, row: int) -> None:
         """The player whose card is below every row takes ``row`` (0 to 3)."""
         if self._phase is Phase.GAME_OVER:
-            raise errors.GameOverError("the game is over")
+            raise errors.GameOverError("the game is over", phase=self._phase)
         pending = self._pending
         if pending is None:
-            raise errors.NoRowChoicePendingError("nobody has to choose a row now")
+            raise errors.NoRowChoicePendingError(
+                "nobody has to choose a row now", seat=seat, row=row, phase=self._phase
+            )
         self._check_seat(seat)
         if seat != pending.seat:
             raise errors.NotYourDecisionError(
-                f"player {pending.seat + 1} chooses the row, not player {seat + 1}"
+                f"player {pending.seat + 1} chooses the row, not player {seat + 1}",
+                seat=seat,
+                card=pending.card,
+                row=row,
             )
-        self._check_row(row)
+        self._check_row(row, seat, pending.card)
         revealed = self._revealed
         assert revealed is not None
         self.history[-1].turns[-1] = Turn(revealed, row)
@@ -322,10 +336,13 @@ class Game:
         """A whole turn as one joint action: ``cards[seat]`` for every seat, and the row taken by
         the owner of the lowest card when it is below every row (``None`` otherwise)."""
         if self._phase is Phase.GAME_OVER:
-            raise errors.GameOverError("the game is over")
+            raise errors.GameOverError("the game is over", phase=self._phase)
         self._check_phase(Phase.CHOOSING_CARDS, "a turn can be played only when cards are chosen")
         if any(chosen is not None for chosen in self._chosen):
-            raise errors.CardAlreadyChosenError("some players have already chosen a card")
+            seat = next(seat for seat, card in enumerate(self._chosen) if card is not None)
+            raise errors.CardAlreadyChosenError(
+                "some players have already chosen a card", seat=seat
+            )
         if len(cards) != self.players:
             raise errors.RuleError(f"{len(cards)} cards played by {self.players} players")
         state = self._state
@@ -333,14 +350,17 @@ class Game:
         for seat, card in enumerate(cards):
             self._check_in_hand(seat, card)
         if state.needs_row_choice(cards):
+            low = min(cards)
             if row is None:
                 raise errors.RowChoiceMissingError(
-                    f"{min(cards)} is below every row: its player must choose a row"
+                    f"{low} is below every row: its player must choose a row",
+                    seat=list(cards).index(low),
+                    card=low,
                 )
-            self._check_row(row)
+            self._check_row(row, list(cards).index(low), low)
         elif row is not None:
             raise errors.NoRowChoicePendingError(
-                f"no card is below every row, so no row is chosen (got row {row})"
+                f"no card is below every row, so no row is chosen (got row {row})", row=row
             )
         for seat in range(self.players):
             self._events.append(CardChosen(seat))
@@ -414,32 +434,41 @@ class Game:
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise errors.SeatError(f"{seat!r} is not a seat number")
+            raise errors.SeatError(f"{seat!r} is not a seat number", seat=seat)
         if not 0 <= seat < self.players:
-            raise errors.SeatError(f"there is no seat {seat} at a table of {self.players}")
+            raise errors.SeatError(
+                f"there is no seat {seat} at a table of {self.players}", seat=seat
+            )
 
     def _check_in_hand(self, seat: int, card: int) -> None:
         assert self._state is not None
         # ``True in [1]`` holds in Python: a bool is never a card.
         if isinstance(card, bool) or card not in self._state.hands[seat]:
-            raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
+            raise errors.CardNotInHandError(
+                f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
+            )
 
-    def _check_row(self, row: int) -> None:
+    def _check_row(self, row: int, seat: int, card: int) -> None:
+        """``row`` is a row number, chosen by ``seat`` for ``card`` (below every row)."""
         if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < NUM_ROWS:
-            raise errors.RowIndexError(f"there is no row {row!r}: rows are numbered 0 to 3")
+            raise errors.RowIndexError(
+                f"there is no row {row!r}: rows are numbered 0 to 3", seat=seat, card=card, row=row
+            )
 
     def _check_phase(self, phase: Phase, message: str) -> None:
         if self._phase is Phase.GAME_OVER:
-            raise errors.GameOverError("the game is over")
+            raise errors.GameOverError("the game is over", phase=self._phase)
         if self._phase is not phase:
-            raise errors.WrongPhaseError(message)
+            raise errors.WrongPhaseError(message, phase=self._phase)
 
     def _check_can_choose(self, seat: int) -> None:
         if self._phase is Phase.CHOOSING_ROW:
             assert self._pending is not None
             self._check_seat(seat)
             raise errors.WrongPhaseError(
-                f"the table waits for player {self._pending.seat + 1} to choose a row"
+                f"the table waits for player {self._pending.seat + 1} to choose a row",
+                seat=seat,
+                phase=self._phase,
             )
         self._check_phase(Phase.CHOOSING_CARDS, "no round is being played: deal first")
         self._check_seat(seat)
