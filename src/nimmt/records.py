@@ -107,6 +107,8 @@ def to_record(
     """
     if len(players) != game.players:
         raise ValueError(f"{len(players)} names given for {game.players} players")
+    if any(log.position is not None for log in game.history):
+        raise ValueError("a game set up from a position has no complete record")
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,

@@ -13,6 +13,7 @@ from nimmt.engine import (
     Game,
     GameOverError,
     InvalidDealError,
+    InvalidPositionError,
     NoCardChosenError,
     NoRowChoicePendingError,
     NotYourDecisionError,
@@ -117,6 +118,24 @@ CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, An
         lambda: deal(hand=[*range(60, 69), 12]),
         InvalidDealError,
         (None, 12, None, None),
+    ),
+    (
+        "position-hand",
+        lambda: Game.from_position(ROWS, [[1, 2], [3]]),
+        InvalidPositionError,
+        (1, None, None, None),
+    ),
+    (
+        "position-row",
+        lambda: Game.from_position([[12, 11], [37], [43], [58]], [[1], [3]]),
+        InvalidPositionError,
+        (None, None, 0, None),
+    ),
+    (
+        "position-card",
+        lambda: Game.from_position(ROWS, [[1], [37]]),
+        InvalidPositionError,
+        (None, 37, None, None),
     ),
     (
         "core-not-in-hand",

@@ -88,3 +88,8 @@ class InvalidDealError(RuleError):
 
 class RowChoiceMissingError(RuleError):
     """A turn whose lowest card is below every row, given without the row its player takes."""
+
+
+class InvalidPositionError(InvalidDealError):
+    """A position to set a game up from (:meth:`~nimmt.engine.game.Game.from_position`) that no
+    game of classic 6 nimmt! can reach: wrong sizes, repeated cards, numbers outside 1 to 104."""
