@@ -126,8 +126,8 @@ class RoundState:
         if len(cards) != len(hands):
             raise errors.RuleError(f"{len(cards)} cards played by {len(hands)} players")
         for seat, card in enumerate(cards):
-            # ``True in [1]`` holds in Python: a bool is never a card.
-            if card not in hands[seat] or card.__class__ is bool:
+            # ``True in [1]`` and ``1.0 in [1]`` hold in Python: only an int is a card.
+            if card not in hands[seat] or card.__class__ is not int:
                 raise errors.CardNotInHandError(
                     f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
                 )

@@ -560,7 +560,11 @@ class Game:
     def _check_in_hand(self, seat: int, card: int) -> None:
         assert self._state is not None
         # ``True in [1]`` holds in Python: a bool is never a card.
-        if isinstance(card, bool) or card not in self._state.hands[seat]:
+        if (
+            isinstance(card, bool)
+            or not isinstance(card, int)
+            or card not in self._state.hands[seat]
+        ):
             raise errors.CardNotInHandError(
                 f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
             )
