@@ -30,9 +30,13 @@ from nimmt.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_ROWS,
+    CardNotInHandError,
     Game,
+    NoRowChoicePendingError,
     Phase,
     RoundLog,
+    RowChoiceMissingError,
+    RowIndexError,
     RuleError,
 )
 
@@ -107,6 +111,8 @@ def to_record(
     """
     if len(players) != game.players:
         raise ValueError(f"{len(players)} names given for {game.players} players")
+    if any(log.position is not None for log in game.history):
+        raise ValueError("a game set up from a position has no complete record")
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -294,33 +300,33 @@ def _replay_turn(
         raise RecordError(
             f'{where}: "cards" must hold one card for each of the {len(players)} players'
         )
-    state = game.round_state()
-    hands = state.hands
-    for seat, (name, card) in enumerate(zip(players, cards, strict=True)):
-        if not _is_card(card):
-            raise RecordError(f"{where}: {name} played {card!r}, which is not a card")
-        if card in played[seat]:
-            raise RecordError(f"{where}: {name} played {card}, which they had already played")
-        if card not in hands[seat]:
-            raise RecordError(f"{where}: {name} played {card}, which is not in their hand")
     row = turn.get("row")
-    low = min(cards)
-    owner = players[cards.index(low)]
-    needs_row = state.needs_row_choice(cards)
-    if needs_row and row is None:
-        raise RecordError(
-            f"{where}: {owner}'s {low} is lower than every row, so the turn must say which "
-            'row they took ("row")'
-        )
-    if not needs_row and row is not None:
-        raise RecordError(
-            f"{where}: no card is lower than every row, so no row may be chosen (got row {row!r})"
-        )
-    if row is not None and (
-        not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < NUM_ROWS
-    ):
-        raise RecordError(f"{where}: row {row!r} does not exist (rows are 0 to {NUM_ROWS - 1})")
     try:
         game.play_turn(cards, row)
-    except RuleError as error:  # every rule is checked above; this keeps the message clear
+    except CardNotInHandError as error:  # the engine names the seat and card: say which case
+        assert error.seat is not None
+        name, card = players[error.seat], error.card
+        if not _is_card(card):
+            raise RecordError(f"{where}: {name} played {card!r}, which is not a card") from None
+        if card in played[error.seat]:
+            raise RecordError(
+                f"{where}: {name} played {card}, which they had already played"
+            ) from None
+        raise RecordError(f"{where}: {name} played {card}, which is not in their hand") from None
+    except RowChoiceMissingError as error:
+        assert error.seat is not None
+        raise RecordError(
+            f"{where}: {players[error.seat]}'s {error.card} is lower than every row, so the turn "
+            'must say which row they took ("row")'
+        ) from None
+    except NoRowChoicePendingError as error:
+        raise RecordError(
+            f"{where}: no card is lower than every row, so no row may be chosen "
+            f"(got row {error.row!r})"
+        ) from None
+    except RowIndexError as error:
+        raise RecordError(
+            f"{where}: row {error.row!r} does not exist (rows are 0 to {NUM_ROWS - 1})"
+        ) from None
+    except RuleError as error:
         raise RecordError(f"{where}: {error}") from None

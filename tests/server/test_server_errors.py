@@ -131,7 +131,8 @@ def test_refusals_while_cards_are_chosen(duel: Duel) -> None:
     # A message cannot act for another seat: "seat" is ignored, the card is still not Ana's.
     refused(duel, ana, {"type": "play", "card": other_hand[0], "seat": 1}, "card_not_in_hand")
     refused(duel, ana, {"type": "play", "card": 0}, "card_not_in_hand")
-    refused(duel, ana, {"type": "play", "card": 105}, "card_not_in_hand")
+    error = refused(duel, ana, {"type": "play", "card": 105}, "card_not_in_hand")
+    assert error["message"] == "105 is not in your hand."
     refused(duel, ana, {"type": "retract"}, "no_card_chosen")
     refused(duel, ana, {"type": "choose_row", "row": 1}, "no_row_choice_pending")
     refused(duel, ana, {"type": "rematch"}, "wrong_phase")

@@ -17,6 +17,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from nimmt.engine import errors
 from nimmt.engine.cards import DECK, HAND_SIZE, HIGHEST_CARD, NUM_ROWS, ROW_LIMIT, total_bullheads
 
 
@@ -62,16 +63,18 @@ def target_row(rows: Sequence[Sequence[int]], card: int) -> int:
 class RoundState:
     """A round in progress: rows, hands, what each player took, and the turn number.
 
-    Mutable and unvalidated, for speed; :meth:`copy` is cheap so that search can branch.
-    Hands keep the order they were dealt in. Besides the rows it keeps their ends sorted, with a
-    table from each end card to its row, so that finding a card's row is one bisection.
+    Mutable, for speed; :meth:`copy` is cheap so that search can branch. The rows and hands
+    given are copied (the caller's lists are never changed), and :meth:`resolve_turn` checks its
+    cards and row choice before it changes anything. Hands keep the order they were dealt in.
+    Besides the rows it keeps their ends sorted, with a table from each end card to its row, so
+    that finding a card's row is one bisection.
     """
 
     __slots__ = ("_ends", "_row_of_end", "hands", "penalties", "piles", "rows", "turn")
 
     def __init__(self, rows: list[list[int]], hands: list[list[int]]) -> None:
-        self.rows = rows
-        self.hands = hands
+        self.rows = [list(row) for row in rows]
+        self.hands = [list(hand) for hand in hands]
         self.penalties = [0] * len(hands)
         self.piles: list[list[int]] = [[] for _ in hands]
         self.turn = 0
@@ -107,24 +110,59 @@ class RoundState:
     ) -> None:
         """Play one turn: ``cards[seat]`` is the card each seat chose (each must be in its hand).
 
-        ``row_choice`` is the row the owner of the lowest card takes when that card is below every
-        row end; it is ignored otherwise. When ``log`` is given, the placements are appended to it,
-        lowest card first (search and benchmarks skip that work).
+        ``row_choice`` is the row (0 to 3) the owner of the lowest card takes when that card is
+        below every row end, and must be ``None`` otherwise. When ``log`` is given, the placements
+        are appended to it, lowest card first (search and benchmarks skip that work).
+
+        Everything is checked before anything changes: a card not in its seat's hand
+        (:class:`~nimmt.engine.errors.CardNotInHandError`), a missing row choice
+        (:class:`~nimmt.engine.errors.RowChoiceMissingError`), one given when none is needed
+        (:class:`~nimmt.engine.errors.NoRowChoicePendingError`) or a row outside 0 to 3
+        (:class:`~nimmt.engine.errors.RowIndexError`) leave the round as it was.
         """
         rows = self.rows
         hands = self.hands
         ends = self._ends
+        if len(cards) != len(hands):
+            raise errors.RuleError(f"{len(cards)} cards played by {len(hands)} players")
+        for seat, card in enumerate(cards):
+            # ``True in [1]`` and ``1.0 in [1]`` hold in Python: only an int is a card.
+            if card not in hands[seat] or card.__class__ is not int:
+                raise errors.CardNotInHandError(
+                    f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
+                )
+        order = sorted(cards)
+        low = order[0]
+        if low < ends[0]:
+            if row_choice is None:
+                raise errors.RowChoiceMissingError(
+                    f"{low} is below every row: its player must choose a row",
+                    seat=cards.index(low),
+                    card=low,
+                )
+            if row_choice.__class__ is not int or not 0 <= row_choice < NUM_ROWS:
+                raise errors.RowIndexError(
+                    f"there is no row {row_choice!r}: rows are numbered 0 to 3",
+                    seat=cards.index(low),
+                    card=low,
+                    row=row_choice,
+                )
+        elif row_choice is not None:
+            raise errors.NoRowChoicePendingError(
+                f"no card is below every row, so no row is chosen (got row {row_choice!r})",
+                row=row_choice,
+            )
         row_of_end = self._row_of_end
         find = bisect_left  # a local name: this loop is the hottest code in the project
-        for card in sorted(cards):
+        for card in order:
             seat = cards.index(card)
             hands[seat].remove(card)
             position = find(ends, card)
             if position == 0:
-                # Below every row: only the turn's lowest card can be here. Its row restarts
-                # with the lowest end of all, so the sorted ends stay sorted.
-                if row_choice is None:
-                    raise ValueError(f"card {card} is below every row: a row choice is needed")
+                # Below every row: only the turn's lowest card can be here (checked above, with
+                # its row choice). Its row restarts with the lowest end of all, so the sorted
+                # ends stay sorted.
+                assert row_choice is not None
                 taken = rows[row_choice]
                 rows[row_choice] = [card]
                 ends.remove(taken[-1])

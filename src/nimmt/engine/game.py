@@ -28,6 +28,7 @@ has more than 66 (exactly 66 plays on), and every player with the lowest total w
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from nimmt.engine.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_ROWS,
+    ROW_LIMIT,
 )
 from nimmt.engine.core import Placement, RoundState, deal_cards
 from nimmt.engine.events import (
@@ -77,6 +79,10 @@ class RoundLog:
     turns: list[Turn] = field(default_factory=list)
     penalties: tuple[int, ...] | None = None
     """Set once the round is complete and scored."""
+    position: tuple[tuple[int, ...], ...] | None = None
+    """For a round set up mid-way by :meth:`Game.from_position`: the rows it was set up with.
+    ``rows`` is then empty (the round's first cards are not known), ``hands`` holds the hands
+    as they were then, and ``turns`` the turns given as played (their rows are not known)."""
 
 
 class Game:
@@ -88,6 +94,7 @@ class Game:
         "_pending",
         "_phase",
         "_revealed",
+        "_rounds_before",
         "_state",
         "_totals",
         "history",
@@ -110,6 +117,116 @@ class Game:
         self._revealed: tuple[int, ...] | None = None
         self._pending: PendingRowChoice | None = None
         self._events: list[Event] = []
+        self._rounds_before = 0
+
+    @classmethod
+    def from_position(
+        cls,
+        rows: Sequence[Sequence[int]],
+        hands: Sequence[Sequence[int]],
+        *,
+        totals: Sequence[int] | None = None,
+        round: int = 1,
+        played: Sequence[Sequence[int]] = (),
+        penalties: Sequence[int] | None = None,
+    ) -> Game:
+        """A game set up in the middle of a round, waiting for every seat's next card.
+
+        ``rows``: the 4 rows on the table (1 to 5 cards each, rising); ``hands``: each seat's
+        cards (2 to 10 seats, all hands of the same size, 1 to 10 cards); ``totals``: the
+        bullheads of the rounds before this one (none above 66, or the game would be over);
+        ``round``: this round's number (1 or more); ``played``: the turns already played this
+        round, each one card per seat (at most ``10 - hand size`` of them); ``penalties``: the
+        bullheads taken in this round so far. All cards, on the rows, in the hands and played,
+        must be numbers from 1 to 104, each held once: the rows and the hands share no card, nor the
+        played cards and the hands, while a played card may lie on a row (when every turn of the
+        round is given, every row card but a row's first must be a played card). A position that
+        breaks any of these raises :class:`~nimmt.engine.errors.InvalidPositionError` (or
+        :class:`~nimmt.engine.errors.PlayerCountError`) naming what is wrong.
+        The round then ends, and is scored, when the hands are empty.
+        """
+        game = cls(len(hands))
+        players = game.players
+        zeros = [0] * players
+        totals_list = _position_numbers("totals", totals if totals is not None else zeros, players)
+        penalties_list = _position_numbers(
+            "penalties", penalties if penalties is not None else zeros, players
+        )
+        if max(totals_list) > GAME_END_THRESHOLD:
+            raise errors.InvalidPositionError(
+                f"a total of {max(totals_list)} is above {GAME_END_THRESHOLD}: "
+                "the game would be over"
+            )
+        if isinstance(round, bool) or not isinstance(round, int) or round < 1:
+            raise errors.InvalidPositionError(f"the round must be 1 or more, not {round!r}")
+        if len(rows) != NUM_ROWS:
+            raise errors.InvalidPositionError(f"{len(rows)} rows given: the table has {NUM_ROWS}")
+        for index, row in enumerate(rows):
+            if not 1 <= len(row) <= ROW_LIMIT:
+                raise errors.InvalidPositionError(
+                    f"row {index} has {len(row)} cards: a row holds 1 to {ROW_LIMIT}", row=index
+                )
+            _check_cards(row, f"row {index}", row=index)
+            if any(low >= high for low, high in itertools.pairwise(row)):
+                raise errors.InvalidPositionError(
+                    f"row {index} is {list(row)}: a row's cards rise from left to right", row=index
+                )
+        size = len(hands[0])
+        for seat, hand in enumerate(hands):
+            if len(hand) != size:
+                raise errors.InvalidPositionError(
+                    f"player {seat + 1} holds {len(hand)} cards and player 1 {size}: "
+                    "every hand has the same size",
+                    seat=seat,
+                )
+            _check_cards(hand, f"player {seat + 1}'s hand", seat=seat)
+        if not 1 <= size <= HAND_SIZE:
+            raise errors.InvalidPositionError(
+                f"hands of {size} cards: a hand holds 1 to {HAND_SIZE}"
+            )
+        if len(played) + size > HAND_SIZE:
+            raise errors.InvalidPositionError(
+                f"{len(played)} turns played and {size} cards in each hand: "
+                f"a round has {HAND_SIZE} turns"
+            )
+        for index, turn in enumerate(played):
+            if len(turn) != players:
+                raise errors.InvalidPositionError(
+                    f"played turn {index + 1} has {len(turn)} cards for {players} players"
+                )
+            _check_cards(turn, f"played turn {index + 1}")
+        # A card played this round may lie on a row (it was placed there), so the rows and the
+        # played cards may share cards; nothing else may.
+        _distinct([card for group in (*rows, *hands) for card in group], "")
+        _distinct([card for group in (*played, *hands) for card in group], " (played or in hand)")
+        played_cards = {card for turn in played for card in turn}
+        if len(played) + size == HAND_SIZE:  # the whole round is known: rows hold played cards
+            # but for one first card each, if the row was never taken
+            for index, row in enumerate(rows):
+                for card in row[1:]:
+                    if card not in played_cards:
+                        raise errors.InvalidPositionError(
+                            f"row {index}: card {card} was not played this round, "
+                            "so it can only start its row",
+                            card=card,
+                            row=index,
+                        )
+        state = RoundState([list(row) for row in rows], [list(hand) for hand in hands])
+        state.turn = HAND_SIZE - size
+        state.penalties = penalties_list
+        game._state = state
+        game._totals = totals_list
+        game._rounds_before = round - 1
+        game.history.append(
+            RoundLog(
+                (),
+                tuple((*(turn[seat] for turn in played), *hands[seat]) for seat in range(players)),
+                [Turn(tuple(turn)) for turn in played],
+                position=tuple(tuple(row) for row in rows),
+            )
+        )
+        game._phase = Phase.CHOOSING_CARDS
+        return game
 
     # ----------------------------------------------------------------- queries
 
@@ -120,7 +237,7 @@ class Game:
     @property
     def round(self) -> int:
         """1-based number of the current round; 0 before the first deal."""
-        return len(self.history)
+        return self._rounds_before + len(self.history)
 
     @property
     def turn(self) -> int:
@@ -234,7 +351,7 @@ class Game:
         """A copy of the current round's full state (every hand): for the engine's own callers
         that are entitled to it, such as records and the arena's referee; never for a bot."""
         if self._state is None:
-            raise errors.WrongPhaseError("no round has been dealt yet")
+            raise errors.WrongPhaseError("no round has been dealt yet", phase=self._phase)
         return self._state.copy()
 
     # ------------------------------------------------------------- transitions
@@ -256,17 +373,22 @@ class Game:
         for seat, hand in enumerate(hands):
             if len(hand) != HAND_SIZE:
                 raise errors.InvalidDealError(
-                    f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}"
+                    f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}",
+                    seat=seat,
                 )
         cards = [row[0] for row in rows] + [card for hand in hands for card in hand]
         for card in cards:
             if isinstance(card, bool) or not isinstance(card, int):
-                raise errors.InvalidDealError(f"{card!r} is not a card number")
+                raise errors.InvalidDealError(f"{card!r} is not a card number", card=card)
             if not LOWEST_CARD <= card <= HIGHEST_CARD:
-                raise errors.InvalidDealError(f"there is no card {card}: cards are 1 to 104")
+                raise errors.InvalidDealError(
+                    f"there is no card {card}: cards are 1 to 104", card=card
+                )
         if len(set(cards)) != len(cards):
             repeated = sorted({card for card in cards if cards.count(card) > 1})
-            raise errors.InvalidDealError(f"card {repeated[0]} is dealt more than once")
+            raise errors.InvalidDealError(
+                f"card {repeated[0]} is dealt more than once", card=repeated[0]
+            )
         self._start_round([[row[0]] for row in rows], [list(hand) for hand in hands])
 
     def play(self, seat: int, card: int, *, replace: bool = False) -> None:
@@ -281,7 +403,9 @@ class Game:
         if chosen is not None and (not replace or card == chosen):
             raise errors.CardAlreadyChosenError(
                 f"player {seat + 1} has already chosen "
-                + (f"{card} this turn" if card == chosen else "a card this turn")
+                + (f"{card} this turn" if card == chosen else "a card this turn"),
+                seat=seat,
+                card=card,
             )
         self._check_in_hand(seat, card)
         if chosen is not None:
@@ -296,23 +420,30 @@ class Game:
         """``seat`` takes back its face-down card, to choose again (before all have chosen)."""
         self._check_can_choose(seat)
         if self._chosen[seat] is None:
-            raise errors.NoCardChosenError(f"player {seat + 1} has no card chosen to take back")
+            raise errors.NoCardChosenError(
+                f"player {seat + 1} has no card chosen to take back", seat=seat
+            )
         self._chosen[seat] = None
         self._events.append(ChoiceWithdrawn(seat))
 
     def choose_row(self, seat: int, row: int) -> None:
         """The player whose card is below every row takes ``row`` (0 to 3)."""
         if self._phase is Phase.GAME_OVER:
-            raise errors.GameOverError("the game is over")
+            raise errors.GameOverError("the game is over", phase=self._phase)
         pending = self._pending
         if pending is None:
-            raise errors.NoRowChoicePendingError("nobody has to choose a row now")
+            raise errors.NoRowChoicePendingError(
+                "nobody has to choose a row now", seat=seat, row=row, phase=self._phase
+            )
         self._check_seat(seat)
         if seat != pending.seat:
             raise errors.NotYourDecisionError(
-                f"player {pending.seat + 1} chooses the row, not player {seat + 1}"
+                f"player {pending.seat + 1} chooses the row, not player {seat + 1}",
+                seat=seat,
+                card=pending.card,
+                row=row,
             )
-        self._check_row(row)
+        self._check_row(row, seat, pending.card)
         revealed = self._revealed
         assert revealed is not None
         self.history[-1].turns[-1] = Turn(revealed, row)
@@ -322,10 +453,13 @@ class Game:
         """A whole turn as one joint action: ``cards[seat]`` for every seat, and the row taken by
         the owner of the lowest card when it is below every row (``None`` otherwise)."""
         if self._phase is Phase.GAME_OVER:
-            raise errors.GameOverError("the game is over")
+            raise errors.GameOverError("the game is over", phase=self._phase)
         self._check_phase(Phase.CHOOSING_CARDS, "a turn can be played only when cards are chosen")
         if any(chosen is not None for chosen in self._chosen):
-            raise errors.CardAlreadyChosenError("some players have already chosen a card")
+            seat = next(seat for seat, card in enumerate(self._chosen) if card is not None)
+            raise errors.CardAlreadyChosenError(
+                "some players have already chosen a card", seat=seat
+            )
         if len(cards) != self.players:
             raise errors.RuleError(f"{len(cards)} cards played by {self.players} players")
         state = self._state
@@ -333,14 +467,17 @@ class Game:
         for seat, card in enumerate(cards):
             self._check_in_hand(seat, card)
         if state.needs_row_choice(cards):
+            low = min(cards)
             if row is None:
                 raise errors.RowChoiceMissingError(
-                    f"{min(cards)} is below every row: its player must choose a row"
+                    f"{low} is below every row: its player must choose a row",
+                    seat=list(cards).index(low),
+                    card=low,
                 )
-            self._check_row(row)
+            self._check_row(row, list(cards).index(low), low)
         elif row is not None:
             raise errors.NoRowChoicePendingError(
-                f"no card is below every row, so no row is chosen (got row {row})"
+                f"no card is below every row, so no row is chosen (got row {row})", row=row
             )
         for seat in range(self.players):
             self._events.append(CardChosen(seat))
@@ -414,32 +551,89 @@ class Game:
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise errors.SeatError(f"{seat!r} is not a seat number")
+            raise errors.SeatError(f"{seat!r} is not a seat number", seat=seat)
         if not 0 <= seat < self.players:
-            raise errors.SeatError(f"there is no seat {seat} at a table of {self.players}")
+            raise errors.SeatError(
+                f"there is no seat {seat} at a table of {self.players}", seat=seat
+            )
 
     def _check_in_hand(self, seat: int, card: int) -> None:
         assert self._state is not None
         # ``True in [1]`` holds in Python: a bool is never a card.
-        if isinstance(card, bool) or card not in self._state.hands[seat]:
-            raise errors.CardNotInHandError(f"{card!r} is not in player {seat + 1}'s hand")
+        if (
+            isinstance(card, bool)
+            or not isinstance(card, int)
+            or card not in self._state.hands[seat]
+        ):
+            raise errors.CardNotInHandError(
+                f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
+            )
 
-    def _check_row(self, row: int) -> None:
+    def _check_row(self, row: int, seat: int, card: int) -> None:
+        """``row`` is a row number, chosen by ``seat`` for ``card`` (below every row)."""
         if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < NUM_ROWS:
-            raise errors.RowIndexError(f"there is no row {row!r}: rows are numbered 0 to 3")
+            raise errors.RowIndexError(
+                f"there is no row {row!r}: rows are numbered 0 to 3", seat=seat, card=card, row=row
+            )
 
     def _check_phase(self, phase: Phase, message: str) -> None:
         if self._phase is Phase.GAME_OVER:
-            raise errors.GameOverError("the game is over")
+            raise errors.GameOverError("the game is over", phase=self._phase)
         if self._phase is not phase:
-            raise errors.WrongPhaseError(message)
+            raise errors.WrongPhaseError(message, phase=self._phase)
 
     def _check_can_choose(self, seat: int) -> None:
         if self._phase is Phase.CHOOSING_ROW:
             assert self._pending is not None
             self._check_seat(seat)
             raise errors.WrongPhaseError(
-                f"the table waits for player {self._pending.seat + 1} to choose a row"
+                f"the table waits for player {self._pending.seat + 1} to choose a row",
+                seat=seat,
+                phase=self._phase,
             )
         self._check_phase(Phase.CHOOSING_CARDS, "no round is being played: deal first")
         self._check_seat(seat)
+
+
+def _check_cards(
+    cards: Sequence[int], where: str, *, seat: int | None = None, row: int | None = None
+) -> None:
+    """Every one of ``cards`` (in ``where`` of a position) is a card number from 1 to 104."""
+    for card in cards:
+        if isinstance(card, bool) or not isinstance(card, int):
+            raise errors.InvalidPositionError(
+                f"{where}: {card!r} is not a card number", seat=seat, card=card, row=row
+            )
+        if not LOWEST_CARD <= card <= HIGHEST_CARD:
+            raise errors.InvalidPositionError(
+                f"{where}: there is no card {card}, cards are 1 to 104",
+                seat=seat,
+                card=card,
+                row=row,
+            )
+
+
+def _position_numbers(name: str, numbers: Sequence[int], players: int) -> list[int]:
+    """``numbers`` (totals or penalties of a position): one whole number, 0 or more, per seat."""
+    if len(numbers) != players:
+        raise errors.InvalidPositionError(f"{len(numbers)} {name} given for {players} players")
+    for seat, number in enumerate(numbers):
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            raise errors.InvalidPositionError(
+                f"{name}: player {seat + 1} has {number!r}, not a whole number of 0 or more",
+                seat=seat,
+            )
+    return list(numbers)
+
+
+def _distinct(cards: list[int], where: str) -> set[int]:
+    """The set of ``cards``, or an :class:`~nimmt.engine.errors.InvalidPositionError` naming a
+    card that appears twice."""
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            raise errors.InvalidPositionError(
+                f"card {card} appears more than once{where}", card=card
+            )
+        seen.add(card)
+    return seen

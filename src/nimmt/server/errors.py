@@ -26,12 +26,13 @@ class ServiceError(Exception):
         self.status = status
 
 
-def rule_error(error: RuleError, *, card: int | None = None) -> ServiceError:
-    """The protocol's error code and a plain sentence for an engine refusal."""
+def rule_error(error: RuleError) -> ServiceError:
+    """The protocol's error code and a plain sentence for an engine refusal (the card refused is
+    the error's own ``card``)."""
     if isinstance(error, GameOverError):
         return ServiceError("game_over", "The game is over.", 409)
     if isinstance(error, CardNotInHandError):
-        return ServiceError("card_not_in_hand", f"{card} is not in your hand.", 409)
+        return ServiceError("card_not_in_hand", f"{error.card} is not in your hand.", 409)
     if isinstance(error, CardAlreadyChosenError):
         return ServiceError("already_chosen", "You have already chosen this card.", 409)
     if isinstance(error, NoCardChosenError):

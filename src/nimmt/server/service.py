@@ -589,7 +589,7 @@ class GameService:
         try:
             await self._commit(table, action)
         except RuleError as error:
-            raise rule_error(error, card=card) from None
+            raise rule_error(error) from None
         await self._follow_up(table)
 
     async def _leave(self, table: LiveTable, seat: int, bot: str | None) -> None:
@@ -809,7 +809,7 @@ class GameService:
         try:
             await self._commit(table, action, by_bot=True)
         except RuleError as error:
-            raise rule_error(error, card=card) from None
+            raise rule_error(error) from None
         await self._follow_up(table)
 
     # ------------------------------------------------------------------ housekeeping
