@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from engine_helpers import HANDS, ROWS, example_game
 
 from nimmt.engine import (
     CardAlreadyChosenError,
@@ -27,24 +28,10 @@ from nimmt.engine import (
     WrongPhaseError,
 )
 
-ROWS = [[12], [37], [43], [58]]
-HANDS = [
-    [14, 21, 3, 1, 2, 4, 5, 6, 7, 8],
-    [15, 26, 9, 100, 101, 102, 103, 104, 99, 98],
-    [44, 30, 68, 90, 91, 92, 93, 94, 95, 96],
-    [61, 36, 83, 80, 81, 82, 84, 85, 86, 87],
-]
-
-
-def dealt() -> Game:
-    game = Game(4)
-    game.deal_cards(ROWS, HANDS)
-    return game
-
 
 def waiting_for_row() -> Game:
     """Seat 0's 3 is below every row: the table waits for its row."""
-    game = dealt()
+    game = example_game()
     for seat, card in enumerate([3, 15, 44, 61]):
         game.play(seat, card)
     return game
@@ -62,8 +49,8 @@ def fields(error: RuleError) -> tuple[Any, Any, Any, Any]:
 
 CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, Any, Any]]] = [
     ("players", lambda: Game(11), PlayerCountError, (None, None, None, None)),
-    ("seat", lambda: dealt().play(7, 14), SeatError, (7, None, None, None)),
-    ("seat-type", lambda: dealt().hand("a"), SeatError, ("a", None, None, None)),  # type: ignore[arg-type]
+    ("seat", lambda: example_game().play(7, 14), SeatError, (7, None, None, None)),
+    ("seat-type", lambda: example_game().hand("a"), SeatError, ("a", None, None, None)),  # type: ignore[arg-type]
     ("phase", lambda: Game(2).play(0, 1), WrongPhaseError, (None, None, None, Phase.DEALING)),
     (
         "phase-row",
@@ -77,18 +64,18 @@ CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, An
         GameOverError,
         (None, None, None, Phase.GAME_OVER),
     ),
-    ("not-in-hand", lambda: dealt().play(2, 14), CardNotInHandError, (2, 14, None, None)),
+    ("not-in-hand", lambda: example_game().play(2, 14), CardNotInHandError, (2, 14, None, None)),
     ("already-chosen", lambda: chosen_twice(), CardAlreadyChosenError, (1, 26, None, None)),
-    ("no-card", lambda: dealt().retract(3), NoCardChosenError, (3, None, None, None)),
+    ("no-card", lambda: example_game().retract(3), NoCardChosenError, (3, None, None, None)),
     (
         "no-row-pending",
-        lambda: dealt().choose_row(2, 1),
+        lambda: example_game().choose_row(2, 1),
         NoRowChoicePendingError,
         (2, None, 1, Phase.CHOOSING_CARDS),
     ),
     (
         "no-row-needed",
-        lambda: dealt().play_turn([14, 15, 44, 61], 2),
+        lambda: example_game().play_turn([14, 15, 44, 61], 2),
         NoRowChoicePendingError,
         (None, None, 2, None),
     ),
@@ -99,10 +86,15 @@ CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, An
         (3, 3, 1, None),
     ),
     ("row", lambda: waiting_for_row().choose_row(0, -1), RowIndexError, (0, 3, -1, None)),
-    ("row-turn", lambda: dealt().play_turn([14, 9, 44, 61], 4), RowIndexError, (1, 9, 4, None)),
+    (
+        "row-turn",
+        lambda: example_game().play_turn([14, 9, 44, 61], 4),
+        RowIndexError,
+        (1, 9, 4, None),
+    ),
     (
         "row-missing",
-        lambda: dealt().play_turn([14, 9, 44, 61]),
+        lambda: example_game().play_turn([14, 9, 44, 61]),
         RowChoiceMissingError,
         (1, 9, None, None),
     ),
@@ -165,7 +157,7 @@ CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, An
 
 
 def chosen_twice() -> None:
-    game = dealt()
+    game = example_game()
     game.play(1, 15)
     game.play(1, 26)
 

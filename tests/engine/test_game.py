@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from engine_helpers import ROWS, example_game
 
 from nimmt.engine import (
     CardAlreadyChosenError,
@@ -28,20 +29,6 @@ from nimmt.engine import (
     SeatError,
     WrongPhaseError,
 )
-
-ROWS = [[12], [37], [43], [58]]
-HANDS = [
-    [14, 21, 3, 1, 2, 4, 5, 6, 7, 8],
-    [15, 26, 9, 100, 101, 102, 103, 104, 99, 98],
-    [44, 30, 68, 90, 91, 92, 93, 94, 95, 96],
-    [61, 36, 83, 80, 81, 82, 84, 85, 86, 87],
-]
-
-
-def example_game() -> Game:
-    game = Game(4)
-    game.deal_cards(ROWS, HANDS)
-    return game
 
 
 def snapshot(game: Game) -> Any:
