@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 
 from nimmt.server.models import Base
-from nimmt.server.serialize import open_table, open_table_entry
+from nimmt.server.serialize import iso, open_table_entry
 from nimmt.server.settings import Settings, normalize_database_url
 from nimmt.server.storage import (
     ActionRecord,
@@ -38,7 +38,6 @@ from nimmt.server.storage import (
     migrate,
     open_engine,
 )
-from nimmt.server.table import LiveTable
 
 SEATS = (SeatRecord(0, "human"), SeatRecord(1, "bot", "greedy", "Bot 2 (greedy)"))
 CREATED = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
@@ -159,7 +158,7 @@ def test_the_storage_contract(storage: Storage) -> None:
     assert storage.load_actions("CCCCCC", 1) == []
 
     storage.append("BBBBBB", ActionRecord(1, 1, "join"), TableStatus(1, 1, "game_over", 6, True))
-    assert storage.unfinished_codes() == ["AAAAAA"]
+    assert storage.active_codes(LONG_AGO) == ["AAAAAA"]
 
 
 def test_catching_up_and_versions(storage: Storage) -> None:
@@ -240,7 +239,7 @@ def test_the_lobby_shows_live_unfinished_tables_only(storage: Storage) -> None:
 
     assert lobby() == ["FRESH2", "LIVELY"]
     assert sorted(storage.active_codes(since)) == ["FRESH2", "LIVELY"]
-    assert sorted(storage.unfinished_codes()) == ["FRESH2", "LIVELY", "OLDOLD"]
+    assert sorted(storage.active_codes(LONG_AGO)) == ["FRESH2", "LIVELY", "OLDOLD"]
 
     # A move by the dealer or a bot keeps the time; a person's move brings a table back.
     storage.append(
@@ -422,7 +421,7 @@ def test_append_many_without_a_database_raises_and_stores_nothing(tmp_path: Path
     again.close()
 
 
-def test_the_lobby_line_from_storage_is_the_live_tables_line() -> None:
+def test_the_lobby_line_from_storage() -> None:
     seats = (
         SeatRecord(0, "human", None, "Ana", "a" * 64),
         SeatRecord(1, "human"),
@@ -431,8 +430,15 @@ def test_the_lobby_line_from_storage_is_the_live_tables_line() -> None:
     storage = MemoryStorage()
     storage.create_table(new_table("LINEUP", seats=seats))
     page, _ = storage.list_open(limit=1, cursor=None, active_since=LONG_AGO)
-    live = LiveTable("LINEUP", CREATED, list(seats))
-    assert open_table_entry(page[0]) == open_table(live)
+    assert open_table_entry(page[0]) == {
+        "code": "LINEUP",
+        "seats": 3,
+        "free_seats": 1,
+        "humans": ["Ana"],
+        "phase": "waiting",
+        "round": 0,
+        "created_at": iso(CREATED),
+    }
 
 
 def test_the_migrations_build_exactly_the_models(database_url: str) -> None:

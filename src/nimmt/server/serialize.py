@@ -185,24 +185,8 @@ def summary(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def open_table(table: LiveTable) -> dict[str, Any]:
-    """A table's line in the open-tables list."""
-    return {
-        "code": table.code,
-        "seats": len(table.seats),
-        "free_seats": sum(seat.kind == "human" and seat.token_hash is None for seat in table.seats),
-        "humans": [
-            seat.name for seat in table.seats if seat.kind == "human" and seat.name is not None
-        ],
-        "phase": table.phase,
-        "round": table.game.round,
-        "created_at": iso(table.created_at),
-    }
-
-
 def open_table_entry(entry: OpenTable) -> dict[str, Any]:
-    """A table's line in the open-tables list, from storage (the same JSON as
-    :func:`open_table`)."""
+    """A table's line in the open-tables list (``GET /api/tables``), from storage."""
     return {
         "code": entry.code,
         "seats": entry.seats,

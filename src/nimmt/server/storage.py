@@ -177,10 +177,6 @@ class Storage(Protocol):
         """Codes of the unfinished tables where a person acted since ``since``."""
         ...
 
-    def unfinished_codes(self) -> list[str]:
-        """Codes of the tables whose current game is not over."""
-        ...
-
     def close(self) -> None: ...
 
 
@@ -363,10 +359,6 @@ class MemoryStorage:
     def active_codes(self, since: datetime) -> list[str]:
         with self._lock:
             return [held.record.code for held in sorted(self._active(since), key=lambda h: h.id)]
-
-    def unfinished_codes(self) -> list[str]:
-        with self._lock:
-            return [code for code, held in self._tables.items() if not held.record.status.finished]
 
     def close(self) -> None:
         pass
@@ -740,14 +732,6 @@ class SqlStorage:
                     select(TableRow.code)
                     .where(TableRow.finished.is_(False), TableRow.last_active_at >= _utc(since))
                     .order_by(TableRow.id)
-                )
-            )
-
-    def unfinished_codes(self) -> list[str]:
-        with Session(self.engine) as session:
-            return list(
-                session.scalars(
-                    select(TableRow.code).where(TableRow.finished.is_(False)).order_by(TableRow.id)
                 )
             )
 
