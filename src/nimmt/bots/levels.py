@@ -1,7 +1,7 @@
 """The project's own levels, for people to choose from: ``easy``, ``medium``, ``hard``.
 
 All three are determinized Monte Carlo searches on the vectorized core
-(:mod:`nimmt.bots.search`); they differ in how many deals they sample and in how they play the
+(:mod:`nimmt.bots.batchsim`); they differ in how many deals they sample and in how they play the
 sampled futures. ``docs/bots.md`` gives their measured strength.
 
 - ``easy``: ``mc:4``, flat Monte Carlo with only 4 sampled deals and ``greedy`` rollouts: it
@@ -32,19 +32,19 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from nimmt.bots.base import Bot
-from nimmt.bots.montecarlo import (
-    MonteCarloBot,
-    card_scores,
-    numpy_rng,
-    row_scores,
-)
-from nimmt.bots.search import (
+from nimmt.bots.batchsim import (
     EMPTY,
     Batch,
     IntArray,
     RolloutPolicy,
     greedy_policy,
     placement_costs,
+)
+from nimmt.bots.montecarlo import (
+    MonteCarloBot,
+    card_scores,
+    numpy_rng,
+    row_scores,
 )
 from nimmt.engine import SeatView
 

@@ -20,7 +20,7 @@ import random
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.bots.search import (
+from nimmt.bots.batchsim import (
     Batch,
     IntArray,
     RolloutPolicy,

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from nimmt.bots.search import batch_from_rows, play_out, resolve_turn, sample_hands
+from nimmt.bots.batchsim import batch_from_rows, play_out, resolve_turn, sample_hands
 from nimmt.bots.simple import cheapest_row, greedy_card
 from nimmt.engine import deal_cards
 from nimmt.engine.core import RoundState

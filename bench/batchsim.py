@@ -1,10 +1,10 @@
-"""Simulation speed of the bots' search core (:mod:`nimmt.bots.search`).
+"""Simulation speed of the bots' batch simulation of the rules (:mod:`nimmt.bots.batchsim`).
 
 Plays whole rounds with the ``greedy`` policy for every seat in batches of sampled deals, the way
 ``mc:N`` and the levels play their rollouts, for about S seconds, and prints the rounds simulated
 per second:
 
-    python bench/search.py --players 4 --batch 640 --seconds 3 --json
+    python bench/batchsim.py --players 4 --batch 640 --seconds 3 --json
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from nimmt.bots.search import batch_from_rows, play_out, sample_hands
+from nimmt.bots.batchsim import batch_from_rows, play_out, sample_hands
 from nimmt.engine import DECK, HAND_SIZE, deal_cards
 
 

@@ -1,4 +1,4 @@
-"""The search core of the Monte Carlo bots: many sampled rounds advanced together with numpy.
+"""The bots' batch simulation of the rules: many sampled rounds advanced together with numpy.
 
 A :class:`Batch` holds ``B`` independent copies of a round in progress, one per sampled deal of
 the unseen cards (and per candidate being tried). A row is kept as three numbers (its last card,

@@ -1,6 +1,6 @@
-"""The bots' vectorized rules simulation (:mod:`nimmt.bots.search`) against the engine.
+"""The bots' vectorized rules simulation (:mod:`nimmt.bots.batchsim`) against the engine.
 
-:mod:`nimmt.bots.search` is a second implementation of a turn, in numpy, that the Monte Carlo
+:mod:`nimmt.bots.batchsim` is a second implementation of a turn, in numpy, that the Monte Carlo
 bots use to play many sampled rounds at once. The engine (:class:`~nimmt.engine.core.RoundState`
 behind :class:`~nimmt.engine.Game`) is the reference. Here both are given the same rows, the same
 cards and the same row choices, and must agree after every turn.
@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmt.bots.search import EMPTY, Batch, batch_from_rows, resolve_turn, take_cards
+from nimmt.bots.batchsim import EMPTY, Batch, batch_from_rows, resolve_turn, take_cards
 from nimmt.bots.simple import cheapest_row
 from nimmt.engine import Game, deal_cards
 from nimmt.engine.cards import DECK, NUM_ROWS, ROW_LIMIT, total_bullheads
