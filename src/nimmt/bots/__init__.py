@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from nimmt.bots.analysis import Analysis, Candidate, NoDecisionError, analyze
 from nimmt.bots.base import Bot
 from nimmt.bots.levels import LEVELS, make_level
 from nimmt.bots.montecarlo import MonteCarloBot
@@ -56,10 +57,14 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
 __all__ = [
     "BOT_NAMES",
     "LEVELS",
+    "Analysis",
     "Bot",
+    "Candidate",
     "GreedyBot",
     "MonteCarloBot",
+    "NoDecisionError",
     "RandomBot",
     "UnknownBotError",
+    "analyze",
     "make_bot",
 ]
