@@ -163,6 +163,9 @@ class Recording:
         self.reviews.append((record, seat))
         return await self.inner.review(record, seat)
 
+    async def start(self) -> None:
+        pass
+
     async def close(self) -> None:
         self.go.set()
 

@@ -75,8 +75,19 @@ def review_record(record: Mapping[str, Any], seat: int, samples: int) -> dict[st
     return review(record, seat, samples=samples)
 
 
+def _warm_up() -> int:
+    """In the coach's worker: load the search (numpy, the bots) before the first question."""
+    import nimmt.bots.analysis  # noqa: F401
+
+    return os.getpid()
+
+
 class CoachRunner(Protocol):
     """Where the coach thinks."""
+
+    async def start(self) -> None:
+        """Get ready, so that the first question does not wait for a worker to start."""
+        ...
 
     async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]: ...
 
@@ -102,6 +113,10 @@ class CoachPool:
             )
         return self._executor
 
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._pool(), _warm_up)
+
     async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), analyse_view, view, seed, COACH_SAMPLES)
@@ -120,6 +135,9 @@ class CoachPool:
 
 class InlineCoach:
     """The coach in a thread of the server's process (tests; servers without bot processes)."""
+
+    async def start(self) -> None:
+        pass
 
     async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
         return await asyncio.to_thread(analyse_view, view, seed, COACH_SAMPLES)
@@ -156,6 +174,7 @@ class CoachDesk:
 
     def __init__(self, runner: CoachRunner) -> None:
         self.runner = runner
+        """Where the coach thinks (the service starts it)."""
         self._queues: dict[str, list[tuple[object, Snapshot, Reply]]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
         self._answers: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()

@@ -206,6 +206,7 @@ class GameService:
         a table is loaded by whichever process is asked for it first."""
         await self.bus.start(self._on_bus_change, self._resync_all)
         self._spawn(self._start_bots(), "bot workers")
+        self._spawn(self._start_coach(), "coach worker")
         if not self._shared:
             since = self._clock() - timedelta(seconds=self.idle_seconds)
             for code in await self._read(self.storage.active_codes, since):
@@ -217,6 +218,12 @@ class GameService:
             await self.bots.start()
         except Exception:
             log.exception("the bot workers did not start; they will be started when needed")
+
+    async def _start_coach(self) -> None:
+        try:
+            await self.coach.runner.start()
+        except Exception:
+            log.exception("the coach's worker did not start; it will be started when needed")
 
     async def close(self) -> None:
         self._closed = True
