@@ -110,6 +110,17 @@ def analyze(view: SeatView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) ->
     changed, so the whole hand is scored). The same ``seed`` gives the same analysis.
     :class:`NoDecisionError` when the seat has nothing to decide (a spectator, a seat waiting for
     someone else's row choice, no cards left).
+
+    At the round's last turn a row choice has nothing uncertain left: each row costs exactly
+    its bullheads.
+
+    >>> from nimmt.engine import Game
+    >>> game = Game.from_position(rows=[[5, 6], [20, 21, 22], [55], [70, 77]], hands=[[2], [50]])
+    >>> game.play(0, 2)
+    >>> game.play(1, 50)
+    >>> analysis = analyze(game.view(0), samples=16)
+    >>> analysis.kind, analysis.best, [candidate.expected for candidate in analysis.candidates]
+    ('row', 0, [3.0, 9.0, 7.0, 8.0])
     """
     if samples < 1:
         raise ValueError(f"an analysis needs at least one sampled deal, not {samples}")
