@@ -24,6 +24,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from nimmt.engine import Phase, SeatView
@@ -157,15 +158,15 @@ Reply = Callable[[dict[str, Any] | ServiceError], None]
 """Takes the answer (the ``coach`` message's fields) or the refusal."""
 
 
+@dataclass(frozen=True, slots=True)
 class Question:
     """What the coach is asked, read from the table when its turn comes."""
 
-    def __init__(self, key: tuple[Any, ...], view: SeatView, version: int, seed: int) -> None:
-        self.key = key
-        """Identifies the answer: the same key, the same answer (the table, seat and version)."""
-        self.view = view
-        self.version = version
-        self.seed = seed
+    key: tuple[Any, ...]
+    """Identifies the answer: the same key, the same answer (table, game, seat and version)."""
+    view: SeatView
+    version: int
+    seed: int
 
 
 class CoachDesk:
