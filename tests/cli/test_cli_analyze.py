@@ -65,6 +65,20 @@ def test_the_table_shows_the_costliest_decisions_first_and_the_total() -> None:
     assert f"{worst['loss']:.1f}" in first_row
 
 
+def test_a_name_in_another_case_must_be_unambiguous(tmp_path: Path) -> None:
+    record = json.loads(Path(FULL_GAME).read_text())
+    record["players"] = ["Ana", "ANA", "Cleo", "Dan"]
+    path = tmp_path / "twins.json"
+    path.write_text(json.dumps(record))
+    exact = run("analyze", str(path), "--seat", "ANA", "--json", "--samples", "4")
+    assert json.loads(exact.stdout)["seat"] == 1
+    result = run("analyze", str(path), "--seat", "ana")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: 'ana' could be any of Ana, ANA: give the name exactly as in the record\n"
+    )
+
+
 def test_a_player_number_counts_from_1() -> None:
     result = run("analyze", FULL_GAME, "--seat", "3", "--json", "--samples", "8")
     assert result.returncode == 0, result.stderr

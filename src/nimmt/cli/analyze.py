@@ -90,6 +90,9 @@ def seat_index(players: tuple[str, ...], wanted: str) -> int:
     folded = [index for index, name in enumerate(players) if name.casefold() == wanted.casefold()]
     if len(folded) == 1:
         return folded[0]
+    if len(folded) > 1:
+        matching = ", ".join(players[index] for index in folded)
+        fail(f"{wanted!r} could be any of {matching}: give the name exactly as in the record")
     stripped = wanted.strip()
     if stripped.isdigit() and stripped.isascii() and 1 <= int(stripped) <= len(players):
         return int(stripped) - 1
