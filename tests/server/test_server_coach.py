@@ -43,6 +43,17 @@ def first_card_state(ws: WebSocketTestSession) -> Message:
     return receive_until(ws, lambda m: is_state(m) and bool(m["view"]["legal_cards"]))
 
 
+def settled(ws: WebSocketTestSession) -> Message:
+    """The first state in which the person has cards to choose and every other seat (bots)
+    has chosen: nothing moves at the table until the person acts."""
+    return receive_until(
+        ws,
+        lambda m: (
+            is_state(m) and bool(m["view"]["legal_cards"]) and all(m["view"]["has_chosen"][1:])
+        ),
+    )
+
+
 def ask(
     ws: WebSocketTestSession, request_id: object = "c1", seen: list[Message] | None = None
 ) -> Message:
@@ -185,7 +196,7 @@ def test_the_coach_sees_only_the_askers_view(make_client: Any) -> None:
     recording = recording_coach(client)
     code, ana = coach_table(client, [{"kind": "human"}, GREEDY, GREEDY])
     with client.websocket_connect(f"/ws/{code}?token={ana}") as ws:
-        first_card_state(ws)
+        settled(ws)
         assert ask(ws)["type"] == "coach"
     table = service_of(client)._tables[code]
     assert len(recording.views) == 1
@@ -249,7 +260,7 @@ def test_asking_again_at_the_same_version_is_answered_from_memory(make_client: A
     recording = recording_coach(client)
     code, ana = coach_table(client, [{"kind": "human"}, GREEDY])
     with client.websocket_connect(f"/ws/{code}?token={ana}") as ws:
-        first_card_state(ws)
+        settled(ws)
         first, second = ask(ws, "a"), ask(ws, "b")
         assert first["type"] == second["type"] == "coach"
         assert {**first, "request_id": "b"} == second
