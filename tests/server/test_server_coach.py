@@ -274,7 +274,7 @@ def test_the_coach_refuses_where_it_is_not_allowed(make_client: Any) -> None:
     client = make_client()
     plain, token = create_table(client, [{"kind": "human"}, GREEDY])
     with client.websocket_connect(f"/ws/{plain}?token={token}") as ws:
-        first_card_state(ws)
+        settled(ws)
         before = snapshot(client, plain)
         refusal = ask(ws, request_id="off")
         assert (refusal["type"], refusal["code"], refusal["request_id"]) == (
