@@ -16,6 +16,7 @@ from __future__ import annotations
 
 try:
     import gymnasium
+    import pettingzoo  # type: ignore[import-untyped]  # noqa: F401 (only checked for here)
 except ImportError:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
         "nimmt.env needs gymnasium and pettingzoo: install the ai extra, "

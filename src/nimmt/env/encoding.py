@@ -2,14 +2,14 @@
 
 An observation is one flat ``float32`` vector built from one seat's
 :class:`~nimmt.engine.SeatView` and nothing else, so an agent sees what a person in that seat
-sees. For ``P`` players its ``223 + 3 P`` entries are, in order:
+sees. For ``P`` players its ``222 + 3 P`` entries are, in order:
 
 =================  ==========  ==========================================================
 slice              size        meaning
 =================  ==========  ==========================================================
 ``HAND``           104         1 where card ``i + 1`` is in the seat's hand
 ``SEEN``           104         1 where card ``i + 1`` was seen this round: the seat's hand,
-                               the row starters and every revealed card
+                               the row starters, every revealed card, the cards on the rows
 ``ROW_END``        4           the last card of each row
 ``ROW_LENGTH``     4           how many cards each row holds (1 to 5)
 ``ROW_BULLHEADS``  4           the bullheads each row would cost if taken
@@ -129,6 +129,8 @@ def encode_view(view: SeatView) -> ObsArray:
     for card in view.seen_cards():
         obs[CARDS + card - 1] = 1
     for index, row in enumerate(view.rows):
+        for card in row:  # seen already, unless the game was set up mid-round
+            obs[CARDS + card - 1] = 1
         obs[ROW_END.start + index] = row[-1]
         obs[ROW_LENGTH.start + index] = len(row)
         obs[ROW_BULLHEADS.start + index] = total_bullheads(row)
