@@ -17,6 +17,7 @@ from nimmt.env import (
     EnvConfigError,
     IllegalActionError,
     Layout,
+    encode_view,
 )
 from nimmt.env.encoding import HAND, ROW_BULLHEADS, ROW_END, ROW_LENGTH, SEEN
 
@@ -160,7 +161,7 @@ def test_raise_refuses_an_illegal_action_and_changes_nothing(action: Any) -> Non
         IllegalActionError, match="is not legal now: play a card of the hand: 3, 60"
     ):
         env.step(action)
-    np.testing.assert_array_equal(env._observation(), obs)
+    np.testing.assert_array_equal(encode_view(env.view()), obs)
     assert env.game.event_count == 0
 
 

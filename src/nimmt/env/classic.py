@@ -130,6 +130,7 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
         self._game: Game | None = None
         self._deal: Deal | None = None
         self._opponents: list[Opponent] = []
+        self._mask: MaskArray = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
     # ------------------------------------------------------------------ API
 
@@ -153,14 +154,14 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
         else:
             self._game = Game(self.players)
             self._deal_next_round()
-        return self._observation(), self._info(illegal=False)
+        return self._outcome(illegal=False)
 
     def step(self, action: np.int64 | int) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
         game = self._require_game()
         if self._terminated(game):
             raise IllegalActionError("the episode is over: call reset() first")
         chosen, illegal = legal_or_substitute(
-            action, self.action_masks(), self.illegal_action, who="the action"
+            action, self._mask, self.illegal_action, who="the action"
         )
         before = cumulative_bullheads(game)
         if chosen >= ROW_ACTION:
@@ -176,12 +177,12 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
         reward = step_reward(self.reward_kind, taken, 0)
         if game.phase is Phase.DEALING and self.episode == "game":
             self._deal_next_round()
-        terminated = self._terminated(game)
-        return self._observation(), reward, terminated, False, self._info(illegal=illegal)
+        obs, info = self._outcome(illegal=illegal)
+        return obs, reward, self._terminated(game), False, info
 
     def action_masks(self) -> MaskArray:
         """1 for each legal action now (the name sb3-contrib's masked algorithms look for)."""
-        return action_mask(self.view())
+        return self._mask.copy()
 
     def view(self) -> SeatView:
         """Seat 0's view of the game: exactly what its observation encodes."""
@@ -231,11 +232,11 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
             row = opponent.choose_row(game.view(pending.seat), self._draw(game, pending.seat, 1))
             game.choose_row(pending.seat, row)
 
-    def _observation(self) -> ObsArray:
-        return encode_view(self.view())
-
-    def _info(self, *, illegal: bool) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "illegal_action": illegal}
+    def _outcome(self, *, illegal: bool) -> tuple[ObsArray, dict[str, Any]]:
+        """The observation and info of seat 0's view now (the mask kept to check the next step)."""
+        view = self.view()
+        self._mask = action_mask(view)
+        return encode_view(view), {"action_mask": self._mask.copy(), "illegal_action": illegal}
 
 
 __all__ = ["ClassicEnv", "IllegalActionError"]
