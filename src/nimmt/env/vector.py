@@ -124,6 +124,7 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         self._draws = np.zeros((size, HAND_SIZE, players, 2), dtype=np.float64)
         self._autoreset = np.zeros(size, dtype=bool)
         self._generators: list[np.random.Generator] | None = None
+        self._masks = np.zeros((size, NUM_ACTIONS), dtype=np.int8)
 
     # ------------------------------------------------------------------ API
 
@@ -171,7 +172,7 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         chosen = chosen.astype(np.int64)
         restart = self._autoreset.copy()
         active = ~restart
-        masks = self.action_masks()
+        masks = self._masks
         in_range = (chosen >= 0) & (chosen < NUM_ACTIONS)
         legal = in_range & (masks[self._index, np.clip(chosen, 0, NUM_ACTIONS - 1)] == 1)
         illegal = active & ~legal
@@ -218,6 +219,9 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """``(num_envs, 108)``: 1 for each legal action of each sub-environment now."""
+        return self._masks.copy()
+
+    def _legal_actions(self) -> npt.NDArray[np.int8]:
         masks = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)
         hands = np.zeros((self.num_envs, CARDS + 1), dtype=np.int8)
         hands[self._index[:, None], self._batch.hands[:, 0, :]] = 1
@@ -338,8 +342,9 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
 
     def _infos(self, illegal: BoolArray) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=bool)
+        self._masks = self._legal_actions()  # kept to check the next step's actions
         return {
-            "action_mask": self.action_masks(),
+            "action_mask": self._masks.copy(),
             "_action_mask": every,
             "illegal_action": illegal,
             "_illegal_action": every.copy(),
