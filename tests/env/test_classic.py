@@ -131,6 +131,15 @@ def test_the_observation_is_the_documented_encoding() -> None:
     assert env.observation_space.contains(obs)
 
 
+def test_an_opponents_hand_never_reaches_the_observation() -> None:
+    other = {**BELOW_EVERY_ROW, "hands": [[3, 60], [53, 71]]}  # 71 instead of 70
+    first, second = ClassicEnv(players=2), ClassicEnv(players=2)
+    np.testing.assert_array_equal(
+        first.reset(options={"position": BELOW_EVERY_ROW})[0],
+        second.reset(options={"position": other})[0],
+    )
+
+
 def test_an_opponent_below_every_row_takes_its_row_within_the_step() -> None:
     position = {"rows": [[12], [37], [43], [58]], "hands": [[60, 61], [3, 4]]}
     env = ClassicEnv(opponents="greedy", players=2)

@@ -77,6 +77,11 @@ def test_bad_options_are_refused_clearly(options: dict[str, object], message: st
         VectorEnv(**options)  # type: ignore[arg-type]
 
 
+def test_a_position_is_refused_with_the_way_to_play_one() -> None:
+    with pytest.raises(EnvConfigError, match="use ClassicEnv for a position"):
+        VectorEnv(num_envs=2).reset(options={"position": {}})
+
+
 def test_nimmt_works_without_the_ai_extra_and_nimmt_env_says_what_is_missing() -> None:
     script = (
         "import sys\n"

@@ -136,6 +136,10 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal every game anew. ``seed``: an int (sub-environment ``i`` gets ``seed + i``) or
         one seed (or ``None``) per sub-environment."""
+        if options and "position" in options:
+            raise EnvConfigError(
+                "the vector environment starts from deals only: use ClassicEnv for a position"
+            )
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
         elif isinstance(seed, int):
