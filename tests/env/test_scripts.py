@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[2]
 
 
@@ -39,6 +41,7 @@ def test_env_bench_prints_one_json_line() -> None:
     assert abs(figures["speedup"] - ratio) <= 0.01 * ratio
 
 
+@pytest.mark.slow
 def test_the_training_example_runs_and_prints_its_curve() -> None:
     lines = run(
         "docs/examples/train_linear.py",

@@ -22,7 +22,12 @@ CASES = [
     pytest.param({"opponents": "random", "players": 2}, 2, id="random-2"),
     pytest.param({"opponents": ["greedy", "random"] * 4 + ["random"]}, 10, id="mixed-10"),
     pytest.param({"opponents": "random", "reward": "relative"}, 4, id="relative-4"),
-    pytest.param({"opponents": ["random", "greedy", "random"], "episode": "game"}, 4, id="game-4"),
+    pytest.param(
+        {"opponents": ["random", "greedy", "random"], "episode": "game"},
+        4,
+        id="game-4",
+        marks=pytest.mark.slow,
+    ),
 ]
 
 
