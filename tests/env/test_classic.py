@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from nimmt.engine import total_bullheads
+from nimmt.engine import InvalidPositionError, total_bullheads
 from nimmt.env import (
     ENV_ID,
     ROW_ACTION,
@@ -199,6 +199,18 @@ def test_a_step_after_the_end_or_before_a_reset_is_refused() -> None:
 def test_bad_options_are_refused_clearly(options: dict[str, Any], message: str) -> None:
     with pytest.raises(EnvConfigError, match=message):
         ClassicEnv(**options)
+
+
+def test_a_bad_position_is_refused_and_the_game_goes_on() -> None:
+    env = ClassicEnv(players=2)
+    obs, _ = env.reset(options={"position": BELOW_EVERY_ROW})
+    with pytest.raises(InvalidPositionError, match="card 37 appears more than once"):
+        env.reset(options={"position": {**BELOW_EVERY_ROW, "hands": [[3, 37], [53, 70]]}})
+    with pytest.raises(EnvConfigError, match="the position has 3 seats, the environment 2"):
+        env.reset(
+            options={"position": {**BELOW_EVERY_ROW, "hands": [[3], [53], [70]], "totals": None}}
+        )
+    np.testing.assert_array_equal(encode_view(env.view()), obs)
 
 
 def test_ansi_render_shows_the_rows_and_the_hand() -> None:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 
-from nimmt.engine import Game, Phase, SeatView
+from nimmt.engine import HAND_SIZE, Game, Phase, SeatView
 from nimmt.env.encoding import (
     NUM_ACTIONS,
     ROW_ACTION,
@@ -140,17 +140,19 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
         """A new episode: a new deal (``options={"position": {...}}`` instead starts from the
         keyword arguments of :meth:`nimmt.engine.Game.from_position`, for puzzles and tests)."""
         super().reset(seed=seed)
-        rng = self.np_random
-        self._opponents = [Opponent(name, rng) for name in self.opponent_names]
         position = (options or {}).get("position")
-        if position is not None:
+        game = None
+        if position is not None:  # checked before anything changes
             game = Game.from_position(**position)
             if game.players != self.players:
                 raise EnvConfigError(
                     f"the position has {game.players} seats, the environment {self.players}"
                 )
+        rng = self.np_random
+        self._opponents = [Opponent(name, rng) for name in self.opponent_names]
+        if game is not None:
             self._game = game
-            self._deal = Deal([], [], rng.random((10, self.players, 2)))
+            self._deal = Deal([], [], rng.random((HAND_SIZE, self.players, 2)))
         else:
             self._game = Game(self.players)
             self._deal_next_round()
