@@ -100,3 +100,24 @@ def test_nimmt_works_without_the_ai_extra_and_nimmt_env_says_what_is_missing() -
         "nimmt.env needs gymnasium and pettingzoo: install the ai extra, "
         "e.g. pip install 'nimmt[ai]' (or uv sync --extra ai)"
     )
+
+
+@pytest.mark.parametrize("players", [2, 10])
+def test_whole_games_stay_in_the_observation_space(players: int) -> None:
+    envs = VectorEnv(num_envs=16, opponents="random", players=players, episode="game")
+    rng = np.random.default_rng(players)
+    obs, info = envs.reset(seed=players)
+    layout = envs.layout
+    games = 0
+    while games < 16:
+        assert envs.observation_space.contains(obs)
+        hands = obs[:, :104].sum(axis=1)
+        assert (
+            (hands == 10 - obs[:, layout.turn] - obs[:, layout.must_take_row])
+            | ~info["action_mask"].any(axis=1)
+        ).all()
+        actions = (rng.random((16, 108)) * info["action_mask"]).argmax(axis=1)
+        obs, _, terminated, _, info = envs.step(actions)
+        over = obs[terminated][:, layout.totals].max(axis=1)
+        assert (over > 66).all()
+        games += int(terminated.sum())
