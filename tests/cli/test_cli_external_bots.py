@@ -190,3 +190,10 @@ def test_ctrl_c_stops_the_arena_and_every_program() -> None:
     assert process.returncode == 130, stderr
     assert stderr.strip().splitlines()[-1] == "error: interrupted"
     assert live_processes(marker) == []
+
+
+def test_the_example_in_the_bots_page_is_the_file_the_tests_run() -> None:
+    page = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = page.split("## Your own bot as a program", 1)[1]
+    shown = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert shown == EXAMPLE_BOT.read_text(encoding="utf-8")

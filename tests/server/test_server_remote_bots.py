@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,22 @@ def test_the_command_fails_with_one_line(server: Served, case: str, expected: st
         expected.format(code=table["code"])
     ), err
     assert out == ""
+
+
+def test_the_protocol_pages_python_example_plays_two_seats(server: Served) -> None:
+    page = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = page.split("## 5. A remote bot in Python", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    table = new_table(
+        server, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "human"}]
+    )
+    url = f"{server.http}{table['url']}"
+    assert 'URL = "http://127.0.0.1:8000/t/K7QX2M"' in example
+    code = example.replace("http://127.0.0.1:8000/t/K7QX2M", url)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=DEADLINE, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    printed = result.stdout.splitlines()
+    assert sorted(line.split()[0] for line in printed) == ["0", "2"]
+    assert all("'winners'" in line for line in printed)
