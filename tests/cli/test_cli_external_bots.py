@@ -166,18 +166,22 @@ def test_move_time_must_be_a_sensible_number_of_seconds(value: str) -> None:
         assert_one_error_line(command.stderr, "--move-time")
 
 
-def test_ctrl_c_stops_the_arena_and_every_program() -> None:
-    marker = uuid.uuid4().hex
-    bot = fake_bot("hang_with_child", marker)
+def interrupt_when_started(command: list[str], marker: str) -> tuple[int, str]:
+    """Run ``command`` until the program (and the process it starts) run, then press Ctrl-C:
+    SIGINT to nimmt's process group, as a terminal does. The exit status and standard error."""
     # A session of its own, so that the signal goes to nimmt's group as a terminal's Ctrl-C does.
     process = subprocess.Popen(
-        [NIMMT, "arena", bot, "greedy", "--deals", "2", "--move-time", "600"],
-        stdout=subprocess.PIPE,
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
     )
     try:
+        assert process.stdin is not None
+        process.stdin.write(PERSON_INPUT[:4096])  # within a pipe's buffer: enough for a turn
+        process.stdin.flush()
         deadline = time.monotonic() + DEADLINE
         while len(live_processes(marker)) < 2:  # the program and the process it started
             assert time.monotonic() < deadline and process.poll() is None, process.stderr
@@ -187,8 +191,28 @@ def test_ctrl_c_stops_the_arena_and_every_program() -> None:
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130, stderr
+    return process.returncode, stderr
+
+
+def test_ctrl_c_stops_the_arena_and_every_program() -> None:
+    marker = uuid.uuid4().hex
+    bot = fake_bot("hang_with_child", marker)
+    status, stderr = interrupt_when_started(
+        [NIMMT, "arena", bot, "greedy", "--deals", "2", "--move-time", "600"], marker
+    )
+    assert status == 130, stderr
     assert stderr.strip().splitlines()[-1] == "error: interrupted"
+    assert live_processes(marker) == []
+
+
+def test_ctrl_c_stops_nimmt_play_and_every_program() -> None:
+    marker = uuid.uuid4().hex
+    bot = fake_bot("hang_with_child", marker)
+    status, stderr = interrupt_when_started(
+        [NIMMT, "play", "--players", "2", "--bots", bot, "--move-time", "600"], marker
+    )
+    assert status == 130, stderr
+    assert stderr.strip().splitlines()[-1] == "Game interrupted."
     assert live_processes(marker) == []
 
 

@@ -158,7 +158,8 @@ class ProgramBot:
         self._process: subprocess.Popen[bytes] | None = None
         self._selector: selectors.BaseSelector | None = None
         self._buffer = b""
-        self._seat: int | None = None
+        self._asking = False
+        """A request is out and unanswered (when the caller was interrupted while waiting)."""
 
     @property
     def name(self) -> str:
@@ -194,11 +195,14 @@ class ProgramBot:
     # --------------------------------------------------------------------------- the program
 
     def close(self, *, polite: bool = True) -> None:
-        """Stop the program: ``bye`` and a short wait when ``polite``, then kill its process
-        group (whatever it started too). Safe to call more than once."""
+        """Stop the program: ``bye`` and a short wait when ``polite`` (and no request is left
+        unanswered), then kill its process group (whatever it started too). Safe to call more
+        than once."""
         process, self._process = self._process, None
         if process is None:
             return
+        polite = polite and not self._asking
+        self._asking = False
         try:
             if polite and process.poll() is None:
                 with suppress(OSError):
@@ -263,11 +267,12 @@ class ProgramBot:
     def _ask(self, request: dict[str, Any], seat: int | None, kind: str) -> Any:
         """Send one request and return the one JSON value that answers it."""
         process = self._start(seat)
-        self._seat = seat
         deadline = time.monotonic() + self.move_time
         self._check_nothing_unasked(seat, kind)
+        self._asking = True
         self._send(process, orjson.dumps(request) + b"\n", deadline, seat, kind)
         line = self._read_line(process, deadline, seat, kind)
+        self._asking = False
         if self._buffer:
             self._fail(seat, f"wrote more than one line for one {kind} request: {_quote(line)}")
         try:
