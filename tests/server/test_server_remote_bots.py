@@ -207,3 +207,14 @@ def test_the_protocol_pages_python_example_plays_two_seats(server: Served) -> No
     printed = result.stdout.splitlines()
     assert sorted(line.split()[0] for line in printed) == ["0", "2"]
     assert all("'winners'" in line for line in printed)
+
+
+def test_a_program_bot_plays_a_web_table_through_the_command(server: Served) -> None:
+    example = Path(__file__).parents[2] / "docs" / "examples" / "lowest_bot.py"
+    table = new_table(server, [{"kind": "bot", "bot": "medium"}, {"kind": "human"}])
+    url = f"{server.http}{table['url']}"
+    command = nimmt_bot(url, "--bot", f"cmd:{sys.executable} {example}")
+    out, err = command.communicate(timeout=DEADLINE)
+    assert command.returncode == 0, err
+    assert "Playing at table" in out and "as lowest_bot (bot) (seat 1)." in out
+    assert out.splitlines()[-1].startswith("Game over: lowest_bot (bot) has ")
