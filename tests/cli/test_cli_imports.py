@@ -49,6 +49,7 @@ def test_importing_the_cli_loads_no_bots_and_no_web_stack() -> None:
         ["replay", str(GOLDEN / "full_game.json"), "--json"],
         ["play", "--help"],
         ["analyze", "--help"],
+        ["bot", "--help"],
     ],
 )
 def test_help_and_replay_load_no_bots_and_no_web_stack(arguments: list[str]) -> None:
