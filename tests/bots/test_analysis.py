@@ -19,8 +19,8 @@ FULL_ROW = (10, 11, 12, 13, 14)
 """A row of five cards: the next card on it takes them, 3 + 5 + 1 + 1 + 1 = 11 bullheads."""
 
 
-def certain_card_position() -> Game:
-    """Ten players at the round's ninth turn; player 1 holds 15 and 104.
+def certain_card_position(seat: int = 0) -> Game:
+    """Ten players at the round's ninth turn; ``seat`` holds 15 and 104.
 
     15 can only go on the full row (no card lies between 14 and 15), and every card the others
     can hold (16 to 33: all other cards were played or lie on the rows) is higher than 15 and
@@ -30,7 +30,8 @@ def certain_card_position() -> Game:
     15 then lands on the row of 1. So 15 now costs exactly 11, and 104 now costs exactly 0.
     """
     rows = [[1], list(FULL_ROW), [34], [90]]
-    hands = [[15, 104]] + [[16 + 2 * seat, 17 + 2 * seat] for seat in range(9)]
+    hands = [[16 + 2 * other, 17 + 2 * other] for other in range(9)]
+    hands.insert(seat, [15, 104])
     held = {card for hand in hands for card in hand}
     starters = {row[0] for row in rows}
     played = [card for card in DECK if card not in held and card not in starters]
@@ -39,8 +40,9 @@ def certain_card_position() -> Game:
     return Game.from_position(rows=rows, hands=hands, played=turns)
 
 
-def test_a_card_that_takes_a_full_row_costs_the_row_beside_a_safe_card() -> None:
-    analysis = analyze(certain_card_position().view(0))
+@pytest.mark.parametrize("seat", [0, 6])
+def test_a_card_that_takes_a_full_row_costs_the_row_beside_a_safe_card(seat: int) -> None:
+    analysis = analyze(certain_card_position(seat).view(seat))
     assert analysis.kind == "card"
     assert [candidate.choice for candidate in analysis.candidates] == [15, 104]
     risky, safe = analysis.candidates
@@ -57,16 +59,22 @@ def test_a_card_that_takes_a_full_row_costs_the_row_beside_a_safe_card() -> None
 ROWS_OF_KNOWN_COST = [[5, 6], [20, 21, 22], [55], [70, 77]]
 
 
-def forced_row_choice() -> Game:
-    """Two players, last turn: player 1's 2 is below every row, so they must take one."""
-    game = Game.from_position(rows=ROWS_OF_KNOWN_COST, hands=[[2], [50]])
-    game.play(0, 2)
-    game.play(1, 50)
+def forced_row_choice(seat: int = 0, players: int = 2) -> Game:
+    """The last turn: ``seat``'s 2 is below every row, so they must take one; the others' cards
+    (50, 51, ...) go on a row after it."""
+    hands = [[50 + other] for other in range(players - 1)]
+    hands.insert(seat, [2])
+    game = Game.from_position(rows=ROWS_OF_KNOWN_COST, hands=hands)
+    for player, hand in enumerate(hands):
+        game.play(player, hand[0])
     return game
 
 
-def test_a_forced_row_choice_on_the_last_turn_costs_exactly_each_row() -> None:
-    view = forced_row_choice().view(0)
+@pytest.mark.parametrize(("seat", "players"), [(0, 2), (1, 2), (3, 5)])
+def test_a_forced_row_choice_on_the_last_turn_costs_exactly_each_row(
+    seat: int, players: int
+) -> None:
+    view = forced_row_choice(seat, players).view(seat)
     assert view.must_choose_row
     analysis = analyze(view, samples=64)
     costs = [total_bullheads(row) for row in ROWS_OF_KNOWN_COST]
