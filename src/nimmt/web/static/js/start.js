@@ -22,6 +22,7 @@ export function mountStart(root) {
     createError: null,
     joinError: null,
     busy: false,
+    coach: false, // the new table allows the coach for everyone at it
   };
   let refreshTimer = null;
 
@@ -61,7 +62,7 @@ export function mountStart(root) {
     state.busy = true;
     render();
     try {
-      const made = await api("POST", "/api/tables", { seats: state.seats, name: state.name.trim() });
+      const made = await api("POST", "/api/tables", { seats: state.seats, name: state.name.trim(), coach: state.coach });
       if (made.token) safeSet(tokenKey(made.code), made.token);
       location.assign(made.url || `/t/${made.code}`);
     } catch (err) {
@@ -220,6 +221,11 @@ export function mountStart(root) {
         h("button", { type: "button", class: "button small ghost", id: "add-seat",
           disabled: !state.seats || state.seats.length >= MAX_SEATS, text: t("start.add_seat"),
           on: { click: () => changeSeats(1) } })),
+      h("div", { class: "field check allow-coach" },
+        h("input", { id: "allow-coach", type: "checkbox", checked: state.coach, "aria-describedby": "allow-coach-help",
+          on: { change: (event) => { state.coach = event.target.checked; } } }),
+        h("label", { for: "allow-coach", text: t("start.allow_coach") }),
+        h("p", { class: "muted field-help", id: "allow-coach-help", text: t("start.allow_coach_help") })),
       state.createError ? h("p", { class: "form-error", role: "alert", text: state.createError }) : null,
       h("button", { type: "submit", class: "button primary", id: "create-table", disabled: state.busy || !state.seats, text: t("start.create") }));
 

@@ -11,13 +11,31 @@
 //
 // This module only ties the parts under table/ together: state.js (the model), text.js (its
 // sentences), render.js (drawing from plain data), animate.js, announce.js, actions.js,
-// keys.js and leave.js.
+// keys.js, leave.js, and the coach (coach.js, coachview.js).
 
-import { errorText, tokenKey } from "./api.js";
+import { api, errorText, tokenKey } from "./api.js";
 import { clear, h } from "./dom.js";
-import { formatList, has, safeGet, t } from "./i18n.js";
+import { currentLanguage, formatList, has, safeGet, safeSet, t } from "./i18n.js";
 import { CLOSE_FORBIDDEN_ORIGIN, CLOSE_SLOW_CONSUMER, TableSocket } from "./socket.js";
 import { createActions } from "./table/actions.js";
+import {
+  coachAllowed,
+  coachFailed,
+  coachKey,
+  coachThinking,
+  costliest,
+  createCoach,
+  figureNotes,
+  forgetQuestions,
+  noteAsked,
+  noteDrawn,
+  noteReceived,
+  questionDue,
+  setCoachOn,
+  takeAnswer,
+  takeRefusal,
+} from "./table/coach.js";
+import { annotation, bindCoachKey, renderCoachBadge, renderCoachToggle, renderCostliest } from "./table/coachview.js";
 import { STEP_MS, animateEvent } from "./table/animate.js";
 import { createAnnouncer } from "./table/announce.js";
 import { bindRowDigits, handKeydown, rowKeydown } from "./table/keys.js";
@@ -55,6 +73,8 @@ export function mountTable(root, code) {
     joinName: safeGet("nimmt.name") || "",
     speed: speedFrom(safeGet("nimmt.speed")),
   });
+  s.coach = createCoach({ on: safeGet(coachKey(code)) === "on" }); // the coach (table/coach.js)
+  s.coachReview = null; // the game-over review: { key, status, items }
   const queue = [];
   let running = false;
   let destroyed = false;
@@ -81,6 +101,7 @@ export function mountTable(root, code) {
 
   function connectionChanged(status, event) {
     if (destroyed) return;
+    forgetQuestions(s.coach); // a question waiting at the server is gone with its connection
     if (status === "open") {
       s.connection = "open";
       if (s.everOpen) say.announce(t("table.reconnected"));
@@ -114,7 +135,13 @@ export function mountTable(root, code) {
       // Every state taken in is applied, in order: the next connection asks for what follows
       // it (asking from the last one drawn would repeat what still waits in the queue).
       socket.setVersion(message.version);
+      // Ask the coach as soon as a decision shows, so that it thinks while the turn is drawn.
+      const seatedHere = Boolean(message.you && message.you.seat !== null && message.you.seat !== undefined);
+      askCoach(noteReceived(s.coach, message.view, coachAllowed(message.table || s.table, seatedHere)));
       queue.push(message);
+      if (!running) drain();
+    } else if (message.type === "coach") {
+      queue.push(message); // after the states sent before it, so its version can be judged
       if (!running) drain();
     }
   }
@@ -125,7 +152,9 @@ export function mountTable(root, code) {
       const message = queue.shift();
       try {
         if (message.type === "events") await playEvents(message.events || [], message.resync);
-        else applyState(message);
+        else if (message.type === "coach") {
+          if (takeAnswer(s.coach, message)) render();
+        } else applyState(message);
       } catch (err) {
         console.error(err); // a drawing hiccup must not stop the table: the next state redraws
       }
@@ -134,6 +163,10 @@ export function mountTable(root, code) {
   }
 
   function handleError(message) {
+    if (takeRefusal(s.coach, message)) {
+      render(); // a refused question: no toast, the toggle says it when it matters
+      return;
+    }
     if (message.code === "table_not_found" || message.code === "forbidden_origin") {
       s.fatal = message.code;
       socket.close();
@@ -166,6 +199,7 @@ export function mountTable(root, code) {
 
   function applyState(message) {
     const { seatLost } = applyStateMessage(s, message);
+    noteDrawn(s.coach, s.view, s.version);
     if (seatLost) actions.forgetSeat();
     actions.sendOutbox();
     render();
@@ -268,8 +302,11 @@ export function mountTable(root, code) {
         h("span", { class: "muted", text: t("table.code_label") }),
         h("strong", { class: "code", id: "table-code", text: code }),
         h("button", { type: "button", class: "chip", "data-focus": "copy-link", text: t("table.copy_link"), on: { click: actions.copyLink } })),
-      h("div", { class: "table-info", text: infoText(view, t) }),
+      h("div", { class: "table-info" }, infoText(view, t), s.table && s.table.coach ? renderCoachBadge() : null),
       h("div", { class: "table-tools" },
+        coachAllowedHere()
+          ? renderCoachToggle({ on: s.coach.on, thinking: coachThinking(s.coach, true), failed: coachFailed(s.coach, true), onToggle: toggleCoach })
+          : null,
         renderSpeed(s.speed, actions.setSpeed),
         view.score_sheet.length
           ? h("button", { type: "button", class: "chip", "data-focus": "open-sheet", text: t("table.score_sheet"),
@@ -296,6 +333,7 @@ export function mountTable(root, code) {
       me,
       onChooseRow: actions.chooseRow,
       onRowKey: (event, index) => rowKeydown(event, index, root),
+      annotateRow: coachAnnotation("row"),
       extra: view.phase === "waiting" ? renderInvite(code, `${location.origin}/t/${code}`, { onCopy: actions.copyLink }) : null,
     });
   }
@@ -325,7 +363,62 @@ export function mountTable(root, code) {
       onPlay: actions.playCard,
       onFocus: (card) => { s.handFocus = card; },
       onKeydown: (event) => handKeydown(event, root, s),
+      annotate: coachAnnotation("card"),
     });
+  }
+
+  // ------------------------------------------------------------- the coach
+
+  const coachAllowedHere = () => coachAllowed(s.table, seated());
+
+  function askCoach(key) {
+    if (!key) return;
+    const requestId = socket.send({ type: "coach" });
+    if (requestId !== null) noteAsked(s.coach, key, requestId); // else asked again once connected
+  }
+
+  /** C or the toggle: the coach on or off (false when this page may not use it). */
+  function toggleCoach() {
+    if (!coachAllowedHere()) return false;
+    setCoachOn(s.coach, !s.coach.on);
+    safeSet(coachKey(code), s.coach.on ? "on" : null);
+    say.announce(s.coach.on ? t("coach.turned_on") : t("coach.turned_off"));
+    askCoach(questionDue(s.coach, true));
+    render();
+    return true;
+  }
+
+  /** The coach's note for each choice of this `kind` ("card" or "row"), when it is on. */
+  function coachAnnotation(kind) {
+    const answer = s.coach.answer;
+    if (!s.coach.on || !coachAllowedHere() || !answer || answer.kind !== kind) return null;
+    const notes = figureNotes(answer, { t, lang: currentLanguage() });
+    return (choice) => annotation(notes.get(choice));
+  }
+
+  /** "Your three costliest decisions" on the game-over sheet, loaded once per game and seat. */
+  function coachReview() {
+    const seat = mySeat(s);
+    const game = s.table ? s.table.game : null;
+    const key = `${game}:${seat}`;
+    if (!s.coachReview || s.coachReview.key !== key) {
+      const review = { key, status: "loading", items: [] };
+      s.coachReview = review;
+      const query = game ? `&game=${encodeURIComponent(game)}` : "";
+      api("GET", `/api/tables/${code}/analysis?seat=${seat}${query}`)
+        .then((analysis) => {
+          review.items = costliest(analysis, 3);
+          review.status = "done";
+        })
+        .catch(() => {
+          review.status = "failed";
+        })
+        .finally(() => {
+          if (s.coachReview === review) render();
+        });
+    }
+    const review = s.coachReview;
+    return renderCostliest({ status: review.status, items: review.items, code, game, lang: currentLanguage() });
   }
 
   function scoreSheet() {
@@ -353,6 +446,7 @@ export function mountTable(root, code) {
       winners: over ? winnersText(view.outcome.winners, view.outcome.totals, words()) : "",
       actions: actionsEls,
       onClose: close,
+      extra: over && seated() ? coachReview() : null,
     });
   }
 
@@ -365,6 +459,7 @@ export function mountTable(root, code) {
   };
   document.addEventListener("visibilitychange", onVisible);
   const unbindDigits = bindRowDigits(root, () => Boolean(s.view && s.view.must_choose_row));
+  const unbindCoachKey = bindCoachKey(toggleCoach);
 
   return {
     rerender: render,
@@ -375,6 +470,7 @@ export function mountTable(root, code) {
       say.reset();
       document.removeEventListener("visibilitychange", onVisible);
       unbindDigits();
+      unbindCoachKey();
     },
   };
 }

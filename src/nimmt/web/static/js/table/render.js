@@ -15,8 +15,9 @@ export const renderCard = (card, opts) => cardEl(card, opts);
 /**
  * One row of the board: six slots (the sixth marked), its bullhead total at the side. A plain
  * group, or with `choosable` a button that takes the row (`onChoose()`, `onKeydown(event)`).
+ * `note`: an optional annotation of the choice (`{ el, className, label(base) }`, the coach's).
  */
-export function renderRow(cards, index, { choosable = false, onChoose = null, onKeydown = null } = {}) {
+export function renderRow(cards, index, { choosable = false, onChoose = null, onKeydown = null, note = null } = {}) {
   const total = totalBullheads(cards);
   const slots = Array.from({ length: 6 }, (_, place) =>
     h("div", { class: `slot${place === 5 ? " sixth" : ""}` }, cards[place] ? cardEl(cards[place]) : null));
@@ -24,11 +25,13 @@ export function renderRow(cards, index, { choosable = false, onChoose = null, on
     h("span", { class: "row-total", title: t("table.row_total", { count: total }) },
       h("span", { class: "head big", "aria-hidden": "true" }),
       h("span", { class: "row-total-number", text: String(total) })),
-    choosable ? h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) }) : null);
+    choosable ? h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) }) : null,
+    choosable && note ? note.el : null);
   if (choosable) {
+    const label = t("table.row_choice_label", { row: index + 1, count: total, cards: cards.join(", ") });
     return h("button", {
-      type: "button", class: "row choosable", "data-row": index, "data-focus": `row-${index}`,
-      "aria-label": t("table.row_choice_label", { row: index + 1, count: total, cards: cards.join(", ") }),
+      type: "button", class: `row choosable${note ? ` ${note.className}` : ""}`, "data-row": index, "data-focus": `row-${index}`,
+      "aria-label": note ? note.label(label) : label,
       on: { click: () => onChoose && onChoose(), keydown: (event) => onKeydown && onKeydown(event) },
     },
       h("span", { class: "row-slots" }, slots), totalEl);
@@ -40,9 +43,9 @@ export function renderRow(cards, index, { choosable = false, onChoose = null, on
 
 /**
  * The four rows (empty ones before the first deal). With `choosable`, each is a button:
- * `onChoose(index)`, `onKeydown(event, index)`.
+ * `onChoose(index)`, `onKeydown(event, index)`, and `annotate(index)` may add a note to it.
  */
-export function renderRows(rows, { choosable = false, onChoose = null, onKeydown = null } = {}) {
+export function renderRows(rows, { choosable = false, onChoose = null, onKeydown = null, annotate = null } = {}) {
   const el = h("div", { class: `rows${choosable ? " choosing" : ""}`, role: choosable ? "group" : null, "aria-label": t("table.rows") });
   const cardsRows = rows.length ? rows : [[], [], [], []];
   cardsRows.forEach((cards, index) => {
@@ -50,6 +53,7 @@ export function renderRows(rows, { choosable = false, onChoose = null, onKeydown
       choosable,
       onChoose: onChoose && (() => onChoose(index)),
       onKeydown: onKeydown && ((event) => onKeydown(event, index)),
+      note: choosable && annotate ? annotate(index) : null,
     }));
   });
   return el;
@@ -81,15 +85,15 @@ export const renderStatus = (text, { urgent = false } = {}) =>
 
 /**
  * The board: status line, anything in `extra` (the invite before the deal), the revealed cards
- * and the rows. `rows`, `revealed` as in the view; `onChooseRow(index)` and `onRowKey(event,
- * index)` when `mustChoose`.
+ * and the rows. `rows`, `revealed` as in the view; `onChooseRow(index)`, `onRowKey(event,
+ * index)` and `annotateRow(index)` (renderRows' `annotate`) when `mustChoose`.
  */
-export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null }) {
+export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null, annotateRow = null }) {
   const parts = [renderStatus(status, { urgent: mustChoose })];
   if (extra) parts.push(extra);
   parts.push(
     renderReveal(revealed, { nameOf, me }),
-    renderRows(rows, { choosable: mustChoose, onChoose: onChooseRow, onKeydown: onRowKey }),
+    renderRows(rows, { choosable: mustChoose, onChoose: onChooseRow, onKeydown: onRowKey, annotate: annotateRow }),
   );
   return h("section", { class: "board", "aria-label": t("table.board") }, parts);
 }
@@ -129,16 +133,18 @@ export function renderSeats(seats) {
 
 /**
  * Your hand: a button per card (the chosen one lifted), one tab stop (`focus`), arrows and
- * digits through `onKeydown`. `onPlay(card)`, `onFocus(card)`.
+ * digits through `onKeydown`. `onPlay(card)`, `onFocus(card)`. `annotate(card)` may add a
+ * note to a card (`{ el, className, label(base) }`: the coach's figure and its words).
  */
-export function renderHand({ hand, chosen = null, canPlay = false, focus = null, phase, onPlay, onFocus, onKeydown }) {
+export function renderHand({ hand, chosen = null, canPlay = false, focus = null, phase, onPlay, onFocus, onKeydown, annotate = null }) {
   const cards = hand.map((card) => {
     const lifted = card === chosen;
-    return cardEl(card, {
+    const note = annotate ? annotate(card) : null;
+    const el = cardEl(card, {
       tag: "button",
       attrs: {
         type: "button",
-        class: `card bh-${bullheads(card)}${card >= 100 ? " n3" : ""}${lifted ? " lifted" : ""}`,
+        class: `card bh-${bullheads(card)}${card >= 100 ? " n3" : ""}${lifted ? " lifted" : ""}${note ? ` ${note.className}` : ""}`,
         tabindex: card === focus ? "0" : "-1",
         "aria-pressed": String(lifted),
         "aria-disabled": canPlay ? null : "true",
@@ -149,6 +155,11 @@ export function renderHand({ hand, chosen = null, canPlay = false, focus = null,
         },
       },
     });
+    if (note) {
+      el.setAttribute("aria-label", note.label(el.getAttribute("aria-label")));
+      el.append(note.el);
+    }
+    return el;
   });
   const handEl = h("div", {
     class: `hand${canPlay ? "" : " idle"}`, role: "group", "aria-label": t("table.your_hand"),
@@ -181,9 +192,10 @@ export function renderScoreTable({ names, rounds, totals, me = null }) {
 
 /**
  * The score sheet over the table: after a round (a reminder and "continue"), or after the game
- * (`winners`: the sentence, and the `actions` the caller gives). Escape calls `onClose`.
+ * (`winners`: the sentence, and the `actions` the caller gives; `extra`: more below the table,
+ * such as the coach's review). Escape calls `onClose`.
  */
-export function renderScoreSheet({ names, rounds, totals, me = null, over = false, winners = "", actions, onClose }) {
+export function renderScoreSheet({ names, rounds, totals, me = null, over = false, winners = "", actions, onClose, extra = null }) {
   const title = over ? t("sheet.game_over") : t("sheet.after_round", { round: rounds.length });
   const sheet = h("section", {
     class: `sheet${over ? " final" : ""}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "sheet-title",
@@ -192,6 +204,7 @@ export function renderScoreSheet({ names, rounds, totals, me = null, over = fals
     h("h2", { id: "sheet-title", text: title }),
     over ? h("p", { class: "winners", text: winners }) : h("p", { class: "muted", text: t("sheet.rule_reminder") }),
     h("div", { class: "sheet-scroll" }, renderScoreTable({ names, rounds, totals, me })),
+    extra,
     h("div", { class: "sheet-actions" }, actions));
   return h("div", { class: "sheet-backdrop" }, sheet);
 }
