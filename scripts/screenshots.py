@@ -1,5 +1,6 @@
 """Regenerate docs/screenshots/*.png: the start page and the web table (desktop and phone
-portrait) during a turn, at a row choice, and with the score sheet, plus a rules page.
+portrait) during a turn, at a row choice, and with the score sheet, a hand with the coach's
+figures, plus a rules page.
 
 It starts its own ``nimmt serve`` (fixed deal seed, bots without delay) on a free port with a
 throw-away database, and drives two people (Ana on a desktop, Ben on a phone) through Debian's
@@ -21,15 +22,17 @@ from typing import Any
 
 # The browser tests' own way to start a server and launch Chromium, shared, not copied.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    free_port,
     start_server,
     stop_server,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
+
+from throwaway import free_port
 
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 PHONE = {
@@ -69,6 +72,21 @@ def play_until(
                 with contextlib.suppress(PlaywrightTimeoutError):
                     page.locator(".hand:not(.idle) .card").first.click(timeout=1000)
         time.sleep(0.05)
+
+
+def coach_table(page: Any, name: str) -> None:
+    """``name`` opens a table allowing the coach, against three bots, and turns the coach on;
+    returns once every card of the hand shows its figure."""
+    page.goto("/")
+    page.fill("#player-name", name)
+    page.select_option("#seat-1", "medium")
+    page.check("#allow-coach")
+    page.click("#create-table")
+    page.wait_for_url(re.compile(r"/t/\w{6}$"))
+    page.locator(".hand .card").first.wait_for()
+    page.keyboard.press("c")
+    page.locator(".hand .card .coach-note.best").wait_for(timeout=60_000)
+    settle(page)
 
 
 def main() -> None:
@@ -164,9 +182,19 @@ def main() -> None:
                     return all(p.locator("#rematch").count() for p in pages.values())
 
                 play_until(pages, over, limit=600)
+                for page in pages.values():  # the coach's review of the game, once loaded
+                    page.locator(".coach-review-loading").wait_for(state="detached", timeout=60_000)
                 settle(ana)
                 ana.screenshot(path=out / "game_over_desktop.png")
                 ben.screenshot(path=out / "game_over_phone.png")
+
+            # The coach: a hand with each card's expected extra bullheads, the best marked.
+            coach = context(DESKTOP, "en-US")
+            coach_table(coach, "Ana")
+            coach.screenshot(path=out / "coach_desktop.png")
+            coach_phone = context(PHONE, "fr-FR")
+            coach_table(coach_phone, "Ben")
+            coach_phone.screenshot(path=out / "coach_phone.png")
 
             rules = context(PHONE, "fr-FR")
             rules.goto("/rules/fr#exemple")
