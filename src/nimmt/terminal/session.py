@@ -4,8 +4,10 @@ end of input into a clean end with one line and an exit status."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from nimmt.terminal.game import TerminalGame
-from nimmt.terminal.prompts import Asker, console_asker
+from nimmt.terminal.prompts import Asker, console_asker, echo_set
 from nimmt.terminal.settings import PERSON_SEAT, PlaySettings
 
 
@@ -64,8 +66,11 @@ def run(
     session = TerminalGame(
         settings, console=console, ask=ask or console_asker(console), sleep=sleep
     )
+    # At the keyboard, keys pressed while a turn is told are not shown (the prompts show them).
+    quiet = echo_set(sys.stdin, on=False) if ask is None else nullcontext()
     try:
-        session.play()
+        with quiet:
+            session.play()
         ending = Ending.FINISHED
     except KeyboardInterrupt:
         ending = Ending.INTERRUPTED
