@@ -26,10 +26,27 @@ from nimmt.engine import (
 from nimmt.terminal.narrate import Narrator
 from nimmt.terminal.prompts import Asker, Question, QuestionKind
 from nimmt.terminal.settings import PERSON_SEAT, PlaySettings, bot_kinds_for, bot_names
-from nimmt.terminal.tables import cards_text, rows_table
+from nimmt.terminal.tables import cards_text, rows_table, score_sheet
 
 if TYPE_CHECKING:
     from nimmt.bots import Bot
+
+LAST_ROUND_NOTICE_FROM = 45
+"""A round starts with "This may be the last round" when someone has this many bullheads or
+more: 22 short of passing 66, which one bad round often brings (two full rows can)."""
+
+HELP_COMMAND, SHEET_COMMAND, LOG_COMMAND = "?", "s", "l"
+"""What the card prompt takes besides a card's number; each shows something and asks again."""
+
+CARD_PROMPT_HELP = f"""\
+At the card prompt, type:
+  37   a card's number, to play that card
+  {SHEET_COMMAND}    the score sheet so far
+  {LOG_COMMAND}    this round's log: the cards revealed, where each went, who took a row
+  {HELP_COMMAND}    this help
+Cards go lowest first, each after the highest row end below it; the 6th card in a row takes \
+the five, and a card lower than every row takes a row its player chooses.
+Ctrl-C ends the game (the record, if you asked for one, is saved)."""
 
 
 class TerminalGame:
@@ -131,7 +148,8 @@ class TerminalGame:
         self.console.print(
             Text(
                 f"Take as few bullheads as you can; the game ends once someone has more than "
-                f"{GAME_END_THRESHOLD}.\nCards read number·bullheads: 55·7 is the worst.",
+                f"{GAME_END_THRESHOLD}.\nCards read number·bullheads: 55·7 is the worst. "
+                f"At the card prompt, {HELP_COMMAND} tells what you can type.",
                 style="dim",
             )
         )
@@ -141,6 +159,8 @@ class TerminalGame:
         self.console.print(
             Rule(Text(f"Round {view.round} · turn {view.turn + 1} of {HAND_SIZE}"), style="dim")
         )
+        if view.turn == 0:
+            self._announce_last_round(view)
         self.console.print(rows_table(view.rows))
         scores = Text("Bullheads this round (total): ", style="dim")
         scores.append(
@@ -152,20 +172,67 @@ class TerminalGame:
         self.console.print(scores)
         self.console.print(Text.assemble(Text("Your hand:  ", style="bold"), cards_text(view.hand)))
 
+    def _announce_last_round(self, view: SeatView) -> None:
+        """Say at a round's start that it may be the game's last (:data:`LAST_ROUND_NOTICE_FROM`),
+        naming who is close to 66, the highest total first."""
+        close = sorted(
+            (seat for seat, total in enumerate(view.totals) if total >= LAST_ROUND_NOTICE_FROM),
+            key=lambda seat: (-view.totals[seat], seat),
+        )
+        if not close:
+            return
+        said = [
+            f"you have {view.totals[seat]}"
+            if seat == PERSON_SEAT
+            else f"{self.names[seat]} has {view.totals[seat]}"
+            for seat in close
+        ]
+        listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+        self.console.print(
+            Text(f"This may be the last round: {listed}.", style="bold yellow"), soft_wrap=True
+        )
+
+    def _show_sheet(self, view: SeatView) -> None:
+        totals = [total + taken for total, taken in zip(view.totals, view.penalties, strict=True)]
+        self.console.print(
+            score_sheet(self.names, totals, view.score_sheet, in_play=view.penalties)
+        )
+
+    def _show_log(self, view: SeatView) -> None:
+        log = self._narrator.log
+        if not log:
+            self.console.print(Text(f"Round {view.round} has just begun: no card played yet."))
+            return
+        self.console.print(Text(f"Round {view.round} so far:", style="bold"))
+        for line in log:
+            self.console.print(line)
+
     # ----------------------------------------------------------- the prompts
 
     def _ask_card(self, view: SeatView) -> int:
         hand = view.legal_cards()
         question = Question(QuestionKind.CARD, "Your card: ", hand)
+        commands = {
+            HELP_COMMAND: lambda: self.console.print(Text(CARD_PROMPT_HELP)),
+            SHEET_COMMAND: lambda: self._show_sheet(view),
+            LOG_COMMAND: lambda: self._show_log(view),
+        }
         while True:
             answer = self.ask(question).strip()
+            command = commands.get(answer.lower())
+            if command is not None:
+                command()
+                continue
             if not answer:
                 self._explain("Type the number of one of your cards.")
                 continue
             try:
                 card = int(answer.lstrip("#"))
             except ValueError:
-                self._explain(f"{answer!r} is not a card number: type one of your cards' numbers.")
+                self._explain(
+                    f"{answer!r} is not a card number: type one of your cards' numbers, "
+                    f"or {HELP_COMMAND} for help."
+                )
                 continue
             if card in hand:
                 return card

@@ -32,6 +32,8 @@ class Narrator:
     rows (built from the events alone) to say how full each row has become.
 
     ``person`` is the seat told as "you"; ``None`` tells every seat by name (a replay).
+    :attr:`log` keeps the current round's lines (reveals, row choices, where each card went), so
+    the person can read the round again (``l`` at the card prompt).
     """
 
     console: Console
@@ -41,6 +43,7 @@ class Narrator:
     rows: list[list[int]] = field(default_factory=list)
     taken: RowTaken | None = None
     sheet: list[tuple[int, ...]] = field(default_factory=list)
+    log: list[Text] = field(default_factory=list)
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.person else self.names[seat]
@@ -56,7 +59,7 @@ class Narrator:
         elif isinstance(event, CardsRevealed):
             self._reveal(event)
         elif isinstance(event, RowChoiceRequired):
-            self.console.print(
+            self._say(
                 Text.assemble(
                     f"{self.whose(event.seat)} ",
                     card_text(event.card),
@@ -81,6 +84,12 @@ class Narrator:
     def start_round(self, rows: Sequence[int]) -> None:
         """Begin a round on these four row cards (without announcing it)."""
         self.rows = [[card] for card in rows]
+        self.log = []
+
+    def _say(self, line: Text) -> None:
+        """Print a line of the round's account and keep it in the round's log."""
+        self.console.print(line)
+        self.log.append(line)
 
     def _reveal(self, event: CardsRevealed) -> None:
         order = sorted(range(len(event.cards)), key=lambda seat: event.cards[seat])
@@ -91,7 +100,7 @@ class Narrator:
             )
         )
         self.console.print()
-        self.console.print(line)
+        self._say(line)
         self.pause()
 
     def _placed(self, event: CardPlaced) -> None:
@@ -124,7 +133,7 @@ class Narrator:
             if count == ROW_LIMIT:
                 line.append(", full", style="bold red")
             line.append(").")
-        self.console.print(line)
+        self._say(line)
 
     def _game_over(self, event: GameOver) -> None:
         over = [seat for seat, total in enumerate(event.totals) if total > GAME_END_THRESHOLD]

@@ -36,14 +36,27 @@ def plural(count: int, word: str) -> str:
 
 
 def score_sheet(
-    names: Sequence[str], totals: Sequence[int], rounds: Sequence[Sequence[int]]
+    names: Sequence[str],
+    totals: Sequence[int],
+    rounds: Sequence[Sequence[int]],
+    *,
+    in_play: Sequence[int] | None = None,
 ) -> Table:
     """The score sheet: one line per player, one column per round, the totals; the lowest
-    total is starred and a total above 66 (the end of the game) is marked."""
-    table = Table(title="Score sheet", box=box.SIMPLE_HEAVY, title_style="bold")
+    total is starred and a total above 66 (the end of the game) is marked.
+
+    ``in_play``: the bullheads taken so far in the round being played, shown as its own column
+    ("so far"); ``totals`` then include them.
+    """
+    title = "Score sheet" if in_play is None else "Score sheet so far"
+    table = Table(title=title, box=box.SIMPLE_HEAVY, title_style="bold")
     table.add_column("Player")
     for number in range(1, len(rounds) + 1):
         table.add_column(f"R{number}", justify="right")
+    columns = list(rounds)
+    if in_play is not None:
+        table.add_column(f"R{len(rounds) + 1} so far", justify="right", style="dim")
+        columns.append(in_play)
     table.add_column("Total", justify="right", style="bold")
     table.add_column("")
     best = min(totals)
@@ -56,7 +69,7 @@ def score_sheet(
         else:
             mark = Text("")
         # Names go in as Text: a name like "[b]x" must not be read as console markup.
-        table.add_row(Text(name), *(str(penalties[seat]) for penalties in rounds), str(total), mark)
+        table.add_row(Text(name), *(str(column[seat]) for column in columns), str(total), mark)
     return table
 
 
