@@ -16,8 +16,9 @@ that seat may see (:meth:`~nimmt.engine.Game.events_for`); a bot gets only ``gam
 
 One module per job: :mod:`.settings` (who plays, seats and names), :mod:`.prompts` (questions,
 askers, type-ahead), :mod:`.tables` (cards, rows and the score sheet drawn), :mod:`.narrate` (the
-events told in sentences), :mod:`.game` (the loop) and :mod:`.session` (the command's run and
-record). The names below are re-exported here for the command line and the tests.
+events told in sentences), :mod:`.coach` (the advice of ``--coach``), :mod:`.game` (the loop)
+and :mod:`.session` (the command's run and record). The names below are re-exported here for
+the command line and the tests.
 """
 
 from nimmt.terminal.game import TerminalGame

@@ -23,6 +23,7 @@ from nimmt.engine import (
     SeatView,
     total_bullheads,
 )
+from nimmt.terminal.coach import Analyzer, advice_text, analyzer
 from nimmt.terminal.narrate import Narrator
 from nimmt.terminal.prompts import Asker, Question, QuestionKind
 from nimmt.terminal.settings import PERSON_SEAT, PlaySettings, bot_kinds_for, bot_names
@@ -53,8 +54,10 @@ class TerminalGame:
     """One game: the person in seat 0 answers prompts, the bots decide from their own views.
 
     ``ask`` gets every :class:`Question`; ``sleep`` paces the account (``delay`` seconds per
-    step). Call :meth:`play`; it returns when the game is over and lets :class:`EOFError` and
-    :class:`KeyboardInterrupt` from the asker pass, leaving :attr:`game` as it was.
+    step); ``analyze`` is the coach's analysis when ``settings.coach`` is on (by default
+    :func:`nimmt.bots.analysis.analyze`). Call :meth:`play`; it returns when the game is over
+    and lets :class:`EOFError` and :class:`KeyboardInterrupt` from the asker pass, leaving
+    :attr:`game` as it was.
     """
 
     def __init__(
@@ -64,6 +67,7 @@ class TerminalGame:
         console: Console,
         ask: Asker,
         sleep: Callable[[float], None] = time.sleep,
+        analyze: Analyzer | None = None,
     ) -> None:
         from nimmt.bots import make_bot  # here, so that `nimmt replay` starts without the bots
 
@@ -88,12 +92,18 @@ class TerminalGame:
         self.game = Game(settings.players)
         self._seen = 0
         self._narrator = Narrator(console, self.names, self._pause)
+        self._analyze: Analyzer | None = None
+        if settings.coach:
+            self._analyze = analyze if analyze is not None else analyzer()
 
     # -------------------------------------------------------------- the loop
 
     def play(self) -> None:
         self._introduce()
         game = self.game
+        if game.phase is not Phase.DEALING and game.event_count == 0:
+            # A game set up mid-round (Game.from_position): no deal to tell the rows from.
+            self._narrator.resume(game.view(PERSON_SEAT).rows)
         while game.phase is not Phase.GAME_OVER:
             if game.phase is Phase.DEALING:
                 game.deal(self.deal_rng)
@@ -209,8 +219,20 @@ class TerminalGame:
 
     # ----------------------------------------------------------- the prompts
 
+    def _coach(self, view: SeatView) -> None:
+        """Show the coach's advice for the person's decision, from the person's view only."""
+        if self._analyze is None:
+            return
+        kind = "row" if view.must_choose_row else "card"
+        # A seed of its own for each decision: the same game gets the same advice.
+        seed = random.Random(f"{self.seed}:{view.round}:{view.turn}:{kind}").getrandbits(32)
+        with self._thinking("The coach thinks…"):
+            advice = self._analyze(view, seed)
+        self.console.print(advice_text(advice))
+
     def _ask_card(self, view: SeatView) -> int:
         hand = view.legal_cards()
+        self._coach(view)
         question = Question(QuestionKind.CARD, "Your card: ", hand)
         commands = {
             HELP_COMMAND: lambda: self.console.print(Text(CARD_PROMPT_HELP)),
@@ -252,6 +274,7 @@ class TerminalGame:
             )
         )
         self.console.print(costs)
+        self._coach(view)
         choices = tuple(range(1, NUM_ROWS + 1))
         question = Question(QuestionKind.ROW, f"Row to take (1-{NUM_ROWS}): ", choices)
         while True:

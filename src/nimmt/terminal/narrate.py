@@ -86,6 +86,11 @@ class Narrator:
         self.rows = [[card] for card in rows]
         self.log = []
 
+    def resume(self, rows: Sequence[Sequence[int]]) -> None:
+        """Follow a round already under way (a game set up mid-round) from the rows on the table."""
+        self.rows = [list(row) for row in rows]
+        self.log = []
+
     def _say(self, line: Text) -> None:
         """Print a line of the round's account and keep it in the round's log."""
         self.console.print(line)

@@ -29,6 +29,8 @@ class PlaySettings:
     """``None``: a fresh random seed, shown to the person so the game can be played again."""
     delay: float = 0.0
     record: Path | None = None
+    coach: bool = False
+    """Show before each card and row choice what every choice is expected to cost."""
 
 
 def bot_kinds_for(players: int, kinds: Sequence[str]) -> tuple[str, ...]:
