@@ -220,7 +220,8 @@ def test_nimmt_play_on_a_terminal_ignores_and_hides_keys_typed_during_the_accoun
 ) -> None:
     master, slave = keyboard
     seed, lowest = seed_with_a_row_choice_first()
-    terminal = Terminal(master, slave, "--players", "2", "--seed", str(seed), "--delay", "1.5")
+    # Pauses of 3 s: the test's keys must arrive within one, even on a busy machine.
+    terminal = Terminal(master, slave, "--players", "2", "--seed", str(seed), "--delay", "3")
     try:
         prompt = terminal.wait_for(CARD_PROMPT)
         assert last_hand(terminal.screen)[0] == lowest
