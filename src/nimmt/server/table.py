@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+import regex
+
 from nimmt.engine import Game, Phase
 from nimmt.server.errors import ServiceError
 from nimmt.server.serialize import PlayerJoined, RematchStarted, SeatLeft, TableEvent
@@ -42,17 +44,48 @@ def normalize_code(code: str) -> str | None:
     return code
 
 
+FOLDED_SPACE = " \t\n\r\v\f"
+"""White space a form may let through: folded into one space like any run of spaces."""
+EMOJI_FORMAT = frozenset(
+    {"\u200d"}  # zero-width joiner: 👩‍👩‍👧‍👦 is one picture made of four
+    | {chr(code) for code in range(0xE0020, 0xE0080)}  # tags: the flags of 🏴󠁧󠁢󠁳󠁣󠁴󠁿 and the like
+)
+"""The invisible format characters (Unicode ``Cf``) that emoji sequences are made of."""
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format, surrogate, private-use and unassigned characters, and line or paragraph
+separators: invisible or unprintable, they would let two names look alike or break a line."""
+GRAPHEME = regex.compile(r"\X")
+
+
+def name_length(name: str) -> int:
+    """The length of a name as people count it: in grapheme clusters (what the browser's
+    ``Intl.Segmenter`` counts too), so that 👩‍👩‍👧‍👦, 🇫🇷 and 👍🏽 are one each.
+
+    >>> [name_length(text) for text in ("Ana", "👩‍👩‍👧‍👦", "🇫🇷", "👍🏽", "Zoë")]
+    [3, 1, 1, 1, 3]
+    """
+    return len(GRAPHEME.findall(name))
+
+
 def clean_name(name: object) -> str:
-    """A display name, trimmed; :class:`ServiceError` ``bad_name`` when unusable."""
+    """A display name, trimmed, runs of white space folded into one space, in Unicode's
+    composed form (NFC); :class:`ServiceError` ``bad_name`` when unusable: empty, longer than
+    :data:`NAME_MAX` grapheme clusters, or holding a character of :data:`REFUSED_CATEGORIES`
+    other than folded white space and the joiners of emoji sequences (:data:`EMOJI_FORMAT`)."""
     if not isinstance(name, str):
         raise ServiceError("bad_name", "The name must be text.", 422)
-    cleaned = " ".join(name.split())
+    if any(
+        char not in FOLDED_SPACE
+        and char not in EMOJI_FORMAT
+        and unicodedata.category(char) in REFUSED_CATEGORIES
+        for char in name
+    ):
+        raise ServiceError("bad_name", "A name cannot hold control characters.", 422)
+    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned:
         raise ServiceError("bad_name", "Please give a name.", 422)
-    if len(cleaned) > NAME_MAX:
+    if name_length(cleaned) > NAME_MAX:
         raise ServiceError("bad_name", f"A name has at most {NAME_MAX} characters.", 422)
-    if any(unicodedata.category(char).startswith("C") for char in cleaned):
-        raise ServiceError("bad_name", "A name cannot hold control characters.", 422)
     return cleaned
 
 

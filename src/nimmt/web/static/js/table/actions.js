@@ -7,6 +7,7 @@
 
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
+import { NAME_MAX, cleanName, nameProblem } from "../names.js";
 import { chosenCard, clearSeat, isSeated, outboxStillValid } from "./state.js";
 
 export function createActions(ctx) {
@@ -58,9 +59,10 @@ export function createActions(ctx) {
 
   async function takeSeat(event) {
     event.preventDefault();
-    const name = s.joinName.trim();
-    if (!name) {
-      s.joinError = t("start.name_missing");
+    const name = cleanName(s.joinName);
+    const problem = nameProblem(name);
+    if (problem) {
+      s.joinError = problem === "missing" ? t("start.name_missing") : t("seating.too_long", { max: NAME_MAX });
       ctx.render();
       root.querySelector("#seat-name")?.focus();
       return;

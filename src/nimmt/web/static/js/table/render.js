@@ -240,7 +240,7 @@ export function renderSpectator({ canJoin, name, joining, error, onName, onSubmi
       h("h2", { text: t("table.take_seat_title") }),
       h("div", { class: "field inline" },
         h("label", { for: "seat-name", text: t("start.your_name") }),
-        h("input", { id: "seat-name", type: "text", maxlength: 24, value: name, autocomplete: "nickname", "data-focus": "seat-name",
+        h("input", { id: "seat-name", type: "text", value: name, autocomplete: "nickname", "data-focus": "seat-name",
           on: { input: (event) => onName(event.target.value) } }),
         h("button", { type: "submit", class: "button primary", id: "take-seat", disabled: joining, "data-focus": "take-seat", text: t("table.take_seat") })),
       error ? h("p", { class: "form-error", role: "alert", text: error }) : null,
