@@ -173,6 +173,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
                 "kind": seat.kind,
                 "name": seat.name,
                 "bot": seat.bot,
+                "bot_name": _bot_name(seat.seat, seat.bot, seat.name),
                 "occupied": seat.kind == "bot" or seat.token_hash is not None,
                 "connected": seat.kind == "bot" or seat.seat in connected,
             }
@@ -183,6 +184,20 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "finished": table.finished,
         "created_at": iso(table.created_at),
     }
+
+
+def bot_display_name(bot: str, seat: int) -> str:
+    """A bot seat's name as the server stores it (in English; clients translate it from
+    ``bot_name`` in the table's summary)."""
+    return f"Bot {seat + 1} ({bot})"
+
+
+def _bot_name(seat: int, bot: str | None, name: str | None) -> dict[str, Any] | None:
+    """The parts of a bot seat's own name (``Bot 3 (greedy)``), so that a client can say it in
+    its reader's language: ``None`` for a person's seat, or a person's name a bot plays on."""
+    if bot is None or name != bot_display_name(bot, seat):
+        return None
+    return {"bot": bot, "number": seat + 1}
 
 
 def open_table_entry(entry: OpenTable) -> dict[str, Any]:

@@ -43,7 +43,7 @@ from nimmt.server import serialize
 from nimmt.server.botpool import BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus
 from nimmt.server.errors import ServiceError, rule_error
-from nimmt.server.serialize import error_message
+from nimmt.server.serialize import bot_display_name, error_message
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
@@ -59,7 +59,6 @@ from nimmt.server.table import (
     Connection,
     LiveTable,
     SeatSpec,
-    bot_display_name,
     clean_name,
     hash_token,
     new_code,

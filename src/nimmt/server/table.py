@@ -89,10 +89,6 @@ def clean_name(name: object) -> str:
     return cleaned
 
 
-def bot_display_name(bot: str, seat: int) -> str:
-    return f"Bot {seat + 1} ({bot})"
-
-
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
     """One seat asked for when creating a table."""
