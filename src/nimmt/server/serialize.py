@@ -50,8 +50,19 @@ class SeatLeft:
     bot: str | None
 
 
-TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft
-TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft)
+@dataclasses.dataclass(frozen=True, slots=True)
+class RematchVote:
+    """After game over, the person at ``seat`` agreed to play again (``agree``) or took the
+    agreement back; ``ready``: every seat that agrees now. The new game starts when every
+    person seated agrees (bots always do)."""
+
+    seat: int
+    agree: bool
+    ready: tuple[int, ...]
+
+
+TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote
+TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, RematchVote)
 """The server's own events: public, every listener sees them."""
 
 
@@ -182,6 +193,11 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "phase": table.phase,
         "round": table.game.round,
         "finished": table.finished,
+        "rematch": (
+            {"ready": sorted(table.rematch_ready), "needed": table.people_seats()}
+            if table.finished
+            else None
+        ),
         "created_at": iso(table.created_at),
     }
 

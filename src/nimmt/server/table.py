@@ -22,7 +22,13 @@ import regex
 
 from nimmt.engine import Game, Phase
 from nimmt.server.errors import ServiceError
-from nimmt.server.serialize import PlayerJoined, RematchStarted, SeatLeft, TableEvent
+from nimmt.server.serialize import (
+    PlayerJoined,
+    RematchStarted,
+    RematchVote,
+    SeatLeft,
+    TableEvent,
+)
 from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -171,6 +177,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    rematch_votes: set[int] = field(default_factory=set)
+    """After game over: the seats whose person agreed to play again (stored ``rematch_vote``
+    actions, so a restart keeps them)."""
     needs_restore: bool = False
     """A change was applied here but could not be stored, nor the table rebuilt (the database
     was away): it must be rebuilt before anything else happens."""
@@ -196,6 +205,23 @@ class LiveTable:
     @property
     def phase(self) -> str:
         return self.game.phase.value if self.full else "waiting"
+
+    def people_seats(self) -> list[int]:
+        """The seats a person holds now: they decide together whether to play again."""
+        return [
+            seat.seat for seat in self.seats if seat.kind == "human" and seat.token_hash is not None
+        ]
+
+    @property
+    def rematch_ready(self) -> set[int]:
+        """The people seated who agreed to play again."""
+        return self.rematch_votes & set(self.people_seats())
+
+    @property
+    def rematch_agreed(self) -> bool:
+        """Every person seated agreed to play again (and somebody is seated)."""
+        people = set(self.people_seats())
+        return self.finished and bool(people) and people <= self.rematch_votes
 
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
@@ -225,7 +251,17 @@ class LiveTable:
             self.game = Game(len(self.seats))
             self.events_seen = 0
             self.history.clear()
+            self.rematch_votes.clear()
             self.pending_events.append(RematchStarted(action.game))
+        elif action.kind == "rematch_vote":
+            assert action.seat is not None
+            agree = bool((action.data or {}).get("agree", True))
+            if agree:
+                self.rematch_votes.add(action.seat)
+            else:
+                self.rematch_votes.discard(action.seat)
+            ready = tuple(sorted(self.rematch_ready))
+            self.pending_events.append(RematchVote(action.seat, agree, ready))
         elif action.kind in ("join", "leave"):
             self._change_seat(action)
         else:
@@ -248,6 +284,7 @@ class LiveTable:
             else:
                 new = SeatRecord(action.seat, "bot", str(bot), old.name)
             self.pending_events.append(SeatLeft(action.seat, old.name or "", bot))
+            self.rematch_votes.discard(action.seat)  # a newcomer decides for themselves
         self.seats[action.seat] = new
 
     def note_change(self) -> None:
@@ -284,6 +321,7 @@ class LiveTable:
         self.decision_version = 0
         self.decision_key = ()
         self.history.clear()
+        self.rematch_votes.clear()
         for action in actions:
             self.apply(action)
             self.pending_events.clear()
