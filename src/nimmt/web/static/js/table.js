@@ -46,8 +46,9 @@ import {
   speedFrom,
 } from "./table/state.js";
 import { eventSentence, infoText, statusText, winnersText } from "./table/text.js";
+import { rematchStatus, rematchText } from "./table/rematch.js";
 
-const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "game_over"];
+const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "rematch_vote", "game_over"];
 
 export function mountTable(root, code) {
   const s = createState(code, {
@@ -275,7 +276,7 @@ export function mountTable(root, code) {
           ? h("button", { type: "button", class: "chip", "data-focus": "open-sheet", text: t("table.score_sheet"),
               on: { click: () => { s.sheetOpen = true; render(); } } })
           : null,
-        view.phase === "game_over" ? recordLink(code, { class: "chip", "data-focus": "download-bar" }) : null,
+        view.phase === "game_over" ? recordLink(code, { class: "chip", "data-focus": "download-bar" }, s.table ? s.table.game : null) : null,
         seated()
           ? h("button", {
               type: "button", class: "chip leave", id: "leave-seat", "data-focus": "leave-seat", "aria-haspopup": "dialog",
@@ -336,10 +337,21 @@ export function mountTable(root, code) {
       render();
       (root.querySelector('.hand [tabindex="0"]') || root.querySelector(".status"))?.focus();
     };
+    const game = s.table ? s.table.game : null;
+    const agreement = rematchStatus(s.table, mySeat(s));
+    let again = null;
+    if (seated() && agreement && agreement.mine) {
+      again = h("button", { type: "button", class: "button", id: "rematch-withdraw", "data-focus": "sheet-main", text: t("rematch.withdraw"), on: { click: () => actions.rematch(false) } });
+    } else if (seated()) {
+      again = h("button", { type: "button", class: "button primary", id: "rematch", "data-focus": "sheet-main", text: t("sheet.rematch"), on: { click: () => actions.rematch(true) } });
+    }
     const actionsEls = over
       ? [
-          seated() ? h("button", { type: "button", class: "button primary", id: "rematch", "data-focus": "sheet-main", text: t("sheet.rematch"), on: { click: actions.rematch } }) : null,
-          recordLink(code, { class: "button", id: "download-record", "data-focus": seated() ? "download" : "sheet-main" }),
+          agreement && agreement.total > 1
+            ? h("p", { class: "rematch-status", id: "rematch-status", "aria-live": "polite", text: rematchText(agreement, words()) })
+            : null,
+          again,
+          recordLink(code, { class: "button", id: "download-record", "data-focus": seated() ? "download" : "sheet-main" }, game),
           h("button", { type: "button", class: "button ghost", "data-focus": "sheet-close", text: t("sheet.show_table"), on: { click: close } }),
         ]
       : [h("button", { type: "button", class: "button primary", id: "sheet-continue", "data-focus": "sheet-main", text: t("sheet.continue"), on: { click: close } })];

@@ -53,8 +53,9 @@ export function createActions(ctx) {
     send({ type: "choose_row", row });
   }
 
-  function rematch() {
-    send({ type: "rematch" });
+  /** Agree to play again (`agree` false: take the agreement back). */
+  function rematch(agree = true) {
+    send(agree ? { type: "rematch" } : { type: "rematch", agree: false });
   }
 
   async function takeSeat(event) {

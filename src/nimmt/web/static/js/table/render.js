@@ -207,9 +207,17 @@ export function renderSpeed(speed, onSpeed) {
       })));
 }
 
-/** The link to download a finished game's record (`attrs`: class, id, data-focus, ...). */
-export const recordLink = (code, attrs) =>
-  h("a", { href: `/api/tables/${code}/record`, download: `nimmt-${code}.json`, text: t("table.download"), ...attrs });
+/**
+ * The link to download a finished game's record (`attrs`: class, id, data-focus, text, ...);
+ * `game`: that game of the table (default: the current one).
+ */
+export const recordLink = (code, attrs, game = null) =>
+  h("a", {
+    href: game ? `/api/tables/${code}/record?game=${game}` : `/api/tables/${code}/record`,
+    download: game ? `nimmt-${code}-${game}.json` : `nimmt-${code}.json`,
+    text: t("table.download"),
+    ...attrs,
+  });
 
 /** The invitation before the first deal: the table's link to copy (`onCopy`) and its code. */
 export function renderInvite(code, url, { onCopy }) {
