@@ -124,6 +124,7 @@ def view_to_json(
         "must_choose_row": view.must_choose_row,
         "round_rows": view.round_rows,
         "played": view.played,
+        "chosen_rows": view.chosen_rows,
         "penalties": view.penalties,
         "totals": view.totals,
         "score_sheet": view.score_sheet,
