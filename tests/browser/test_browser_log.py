@@ -201,7 +201,7 @@ def test_a_rematch_needs_everyone(server: Server, new_page: Any) -> None:
         "href", f"/api/tables/{code}/record?game=1"
     )
     sheet.locator("#rematch").click()
-    expect(sheet.locator("#rematch-status")).to_have_text("1 of 2 ready to play again: You")
+    expect(sheet.locator("#rematch-status")).to_have_text("1 of 2 ready to play again: you")
     expect(sheet.locator("#rematch-withdraw")).to_be_focused()
     ben_sheet = ben_page.locator(".sheet")
     expect(ben_sheet.locator("#rematch-status")).to_have_text(

@@ -23,7 +23,7 @@ test("who agreed, counted among the people seated (bots are not asked)", () => {
   assert.equal(rematchStatus(table, null).mine, false);
   assert.equal(
     rematchText(mine, words(0)),
-    "rematch.ready_names(count=rematch.ready_count(count=2,total=3),names=table.you() & Dan)",
+    "rematch.ready_names(count=rematch.ready_count(count=2,total=3),names=seat.you() & Dan)",
   );
   assert.equal(rematchText(rematchStatus({ rematch: { ready: [], needed: [0, 2] } }, 0), words(0)), "rematch.ready_count(count=0,total=2)");
   // A seat that agreed and then left is not counted.

@@ -27,7 +27,7 @@ export function rematchText(status, words) {
   if (!status || !status.total) return "";
   const count = t("rematch.ready_count", { count: status.count, total: status.total });
   if (!status.count) return count;
-  const names = formatList(status.ready.map((seat) => (seat === me ? t("table.you") : nameOf(seat))));
+  const names = formatList(status.ready.map((seat) => (seat === me ? t("seat.you") : nameOf(seat))));
   return t("rematch.ready_names", { count, names });
 }
 
