@@ -200,6 +200,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
             else None
         ),
         "created_at": iso(table.created_at),
+        "coach": table.coach,
     }
 
 
