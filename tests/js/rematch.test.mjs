@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { rematchStatus, rematchText, rematchVoteSentence } from "../../src/nimmt/web/static/js/table/rematch.js";
+import { applyStateMessage, createState } from "../../src/nimmt/web/static/js/table/state.js";
 import { eventSentence } from "../../src/nimmt/web/static/js/table/text.js";
 
 const t = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
@@ -37,4 +38,14 @@ test("a vote is a notice everybody sees, said to its own seat as 'you'", () => {
   const withdrawn = { ...agreed, agree: false, ready: [0] };
   assert.equal(eventSentence(withdrawn, words(0)).text, "rematch.withdrawn(name=Cleo)");
   assert.equal(eventSentence(withdrawn, words(2)).text, "rematch.withdrawn_you(name=Cleo)");
+});
+
+test("a page that opens on a finished game shows the final sheet, where the agreement is asked", () => {
+  const s = createState("ABC123");
+  const over = { phase: "game_over", hand: [], score_sheet: [[70, 3]], outcome: { totals: [70, 3], winners: [1] } };
+  applyStateMessage(s, { version: 9, you: { seat: 0 }, view: over });
+  assert.equal(s.sheetOpen, true);
+  s.sheetOpen = false; // closed by its player: a later state (a vote) leaves it closed
+  applyStateMessage(s, { version: 10, you: { seat: 0 }, view: over });
+  assert.equal(s.sheetOpen, false);
 });

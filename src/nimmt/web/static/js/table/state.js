@@ -159,7 +159,9 @@ export function applyStateMessage(s, message) {
   if (s.pendingCard !== null && s.view) {
     if (s.view.chosen_card === s.pendingCard || !s.view.hand.includes(s.pendingCard)) s.pendingCard = null;
   }
-  if (before && before.phase !== "game_over" && s.view && s.view.phase === "game_over") s.sheetOpen = true;
+  // The game ended, or the page opens on a finished game: the final sheet (winners, record, and
+  // the agreement to play again) shows itself.
+  if ((!before || before.phase !== "game_over") && s.view && s.view.phase === "game_over") s.sheetOpen = true;
   if (s.view && s.view.phase === "waiting") s.sheetOpen = false;
   return { seatLost };
 }
