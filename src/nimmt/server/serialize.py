@@ -50,8 +50,16 @@ class SeatLeft:
     bot: str | None
 
 
-TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft
-TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft)
+@dataclasses.dataclass(frozen=True, slots=True)
+class EntryUndone:
+    """At an assisted table, the last entry (``kind``: ``rows``, ``turn`` or ``row``) was taken
+    back: the game is as it was before it; listeners redraw from the ``state`` that follows."""
+
+    kind: str
+
+
+TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | EntryUndone
+TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, EntryUndone)
 """The server's own events: public, every listener sees them."""
 
 
@@ -173,8 +181,8 @@ def summary(table: LiveTable) -> dict[str, Any]:
                 "kind": seat.kind,
                 "name": seat.name,
                 "bot": seat.bot,
-                "occupied": seat.kind == "bot" or seat.token_hash is not None,
-                "connected": seat.kind == "bot" or seat.seat in connected,
+                "occupied": seat.kind != "human" or seat.token_hash is not None,
+                "connected": seat.kind != "human" or seat.seat in connected,
             }
             for seat in table.seats
         ],
@@ -182,6 +190,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "round": table.game.round,
         "finished": table.finished,
         "created_at": iso(table.created_at),
+        "assisted": table.assisted,
     }
 
 
@@ -200,4 +209,12 @@ def open_table_entry(entry: OpenTable) -> dict[str, Any]:
 
 def error_message(error: ServiceError, request_id: Any = None) -> dict[str, Any]:
     """The socket's ``error`` message for a refused action."""
-    return {"type": "error", "code": error.code, "message": error.message, "request_id": request_id}
+    message = {
+        "type": "error",
+        "code": error.code,
+        "message": error.message,
+        "request_id": request_id,
+    }
+    if error.details:
+        message["details"] = error.details
+    return message
