@@ -132,7 +132,7 @@ def test_a_whole_game_is_entered_and_watched_live(client: TestClient, tmp_path: 
             state = state_after(ws, version)
             version = state["version"]
             shown = receive_until(
-                watcher, lambda m: m["type"] == "state" and m["version"] == version, seen
+                watcher, lambda m, v=version: m["type"] == "state" and m["version"] == v, seen
             )
             assert shown["view"] == state["view"] and shown["table"]["assisted"] is True
         # The spectator saw every turn revealed and placed, and no (filled-in) hand.
@@ -231,7 +231,7 @@ def test_every_refused_entry_changes_nothing(
 def test_a_row_choice_is_asked_and_never_made_for_the_player(
     client: TestClient, table: tuple[str, WebSocketTestSession, Message]
 ) -> None:
-    code, ws, first = table
+    _code, ws, first = table
     # Rows 10, 20, 30, 40; Cleo's 5 is below every row: she is asked, and nothing is placed.
     state = enter(ws, [Entry("assist_rows", (10, 20, 30, 40))], first["version"])
     ws.send_json({"type": "assist_turn", "cards": [21, 41, 5]})

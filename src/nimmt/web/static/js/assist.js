@@ -114,6 +114,7 @@ export function mountAssist(root, code) {
         if (message.version <= s.lastEventsVersion) return;
         s.lastEventsVersion = message.version;
       }
+      if ((message.events || []).some((event) => event.type === "entry_undone")) s.undone = true;
       queue.push(message);
       if (!running) drain();
     } else if (message.type === "state") {
@@ -156,7 +157,7 @@ export function mountAssist(root, code) {
     s.sending = false;
     const key = entryKeyOf(s.view);
     if (key !== s.entryKey) {
-      const refill = s.refill || undoneCards(before, s.view);
+      const refill = s.refill || (s.undone ? undoneCards(before, s.view) : null);
       s.refill = null;
       s.entryKey = key;
       s.values = refill ? refill.map(String) : [];
@@ -165,6 +166,7 @@ export function mountAssist(root, code) {
       if (key.startsWith("row/")) s.focusRows = true;
       if (key.startsWith("cards/") && s.view.turn === 0) s.sheetOpen = false;
     }
+    s.undone = false;
     if (before && before.phase !== "game_over" && s.view.phase === "game_over") s.sheetOpen = true;
     if (!s.shown) s.shown = s.view;
     renderEntry();
@@ -181,7 +183,7 @@ export function mountAssist(root, code) {
   /** The cards of the entry an undo took back, to correct them in the fields. */
   function undoneCards(before, after) {
     if (!before || !after || after.round !== before.round) return null;
-    if (after.phase === "choosing_cards" && before.phase === "choosing_row") return before.revealed;
+    if (after.phase === "choosing_cards" && before.phase === "choosing_row" && before.turn === after.turn) return before.revealed;
     if (after.phase === "choosing_cards" && before.phase === "choosing_cards" && before.turn === after.turn + 1) {
       return before.played[after.turn] || null;
     }
@@ -583,10 +585,11 @@ export function mountAssist(root, code) {
 
   function statusText(view) {
     switch (view.phase) {
+      // The device that enters reads what to type in its entry panel: no need to say it twice.
       case "dealing":
-        return enters() ? t("assist.prompt_rows", { round: view.round + 1 }) : t("assist.watch_rows", { round: view.round + 1 });
+        return enters() ? "" : t("assist.watch_rows", { round: view.round + 1 });
       case "choosing_cards":
-        return enters() ? t("assist.prompt_cards", { turn: view.turn + 1 }) : t("assist.watch_cards", { turn: view.turn + 1 });
+        return enters() ? "" : t("assist.watch_cards", { turn: view.turn + 1 });
       case "choosing_row": {
         const pending = view.pending_row_choice;
         return t("assist.row_question", { name: nameOf(pending.seat), card: pending.card });
@@ -601,9 +604,10 @@ export function mountAssist(root, code) {
   function board() {
     const view = s.shown;
     const asking = view.phase === "choosing_row" && enters() && s.view && s.view.phase === "choosing_row";
+    const said = statusText(view);
     const status = h("p", {
       class: `status${view.phase === "choosing_row" ? " urgent" : ""}`, id: "status", tabindex: "-1", "data-focus": "status",
-      text: statusText(view),
+      text: said, hidden: !said,
     });
     const reveal = h("div", { class: "reveal", "aria-label": t("table.revealed"), hidden: !view.revealed });
     if (view.revealed) {
@@ -689,7 +693,7 @@ export function mountAssist(root, code) {
     });
     const problem = h("p", { class: "form-error", id: "assist-problem", role: "alert", hidden: true });
     if (view.phase === "game_over") {
-      return h("section", { class: "assist-entry" },
+      return h("section", { class: "assist-entry", "data-entry": s.entryKey },
         h("p", { class: "assist-entry-title", text: t("assist.over") }),
         h("div", { class: "assist-actions" },
           undoButton,
@@ -699,7 +703,7 @@ export function mountAssist(root, code) {
     }
     if (view.phase === "choosing_row") {
       const pending = view.pending_row_choice;
-      return h("section", { class: "assist-entry" },
+      return h("section", { class: "assist-entry", "data-entry": s.entryKey },
         h("p", { class: "assist-entry-title", text: t("assist.prompt_row", { name: nameOf(pending.seat) }) }),
         h("div", { class: "assist-actions" },
           h("button", { type: "button", class: "button small", id: "assist-edit", "data-focus": "edit", disabled: s.sending, text: t("assist.edit_turn"), on: { click: editTurn } }),
@@ -721,7 +725,7 @@ export function mountAssist(root, code) {
           on: { input: (event) => onInput(event, index), keydown: (event) => onFieldKey(event, index) },
         })));
     }
-    return h("form", { class: "assist-entry", id: "assist-form", novalidate: true, on: { submit } },
+    return h("form", { class: "assist-entry", id: "assist-form", "data-entry": s.entryKey, novalidate: true, on: { submit } },
       h("p", { class: "assist-entry-title", id: "assist-entry-title",
         text: rows ? t("assist.prompt_rows", { round: view.round + 1 }) : t("assist.prompt_cards", { turn: view.turn + 1 }) }),
       list,
