@@ -39,6 +39,9 @@ def test_rules_page(server: Server, new_page: Any, lang: str) -> None:
     assert response is not None and response.status == 200
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("h1")).to_have_text(title)
+    expect(page.locator(".brand")).to_have_accessible_name(
+        "6 qui prend !" if lang == "fr" else "6 nimmt!"
+    )
     expect(page.locator("summary").first).to_have_text(faq)
     expect(page.locator("main")).to_contain_text(end_rule)
     # The bullhead table: 55, the other multiples of 11, of 10, of 5, and the rest.
@@ -80,6 +83,9 @@ def test_language_follows_the_browser_and_the_switch_is_remembered(
     expect(page.locator("#rules-link")).to_have_text("Règles")
     expect(page.locator("#rules-link")).to_have_attribute("href", "/rules/fr")
     expect(page.locator("#lang-select")).to_be_focused()
+    # The French header names the game as French players know it.
+    expect(page.locator(".brand")).to_have_accessible_name("6 qui prend !")
+    expect(page.locator('.brand [data-i18n="app.brand"]')).to_have_text("qui prend !")
 
     page.reload()
     expect(page.locator("#create-form h2")).to_have_text("Nouvelle table")

@@ -134,8 +134,6 @@ def web_dir(tmp_path: Path) -> Path:
     for name, text in {
         "static/index.html": "<title>start</title>",
         "static/app.js": "console.log(1)",
-        "rules/en.html": "rules in English",
-        "rules/de.html": "Regeln auf Deutsch",
         "secret.txt": "outside static",
     }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -156,8 +154,11 @@ def test_pages_are_served_from_the_client_files(make_client, web_dir: Path) -> N
         assert answer.headers["content-type"].startswith("text/html")
         assert answer.text == "<title>start</title>"  # the app, which says what is missing
     # A file written after the start is served at once.
-    (web_dir / "rules" / "fr.html").write_text("Règles en français")
-    assert client.get("/rules/fr").text == "Règles en français"
+    (web_dir / "static" / "later.css").write_text("main { color: red }")
+    assert client.get("/static/later.css").text == "main { color: red }"
+    # Without the rules pages' template and texts, the rules pages are missing, not broken.
+    answer = client.get("/rules/fr")
+    assert answer.status_code == 404 and answer.text == "<title>start</title>"
     redirects = {
         "de-CH, de;q=0.9, en;q=0.5": "/rules/de",
         "fr;q=0.4, en;q=0.6": "/rules/en",

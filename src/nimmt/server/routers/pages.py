@@ -1,17 +1,22 @@
 """The browser's pages and files, read from the client's directory at request time (so a file
-added later is served without a restart), and the readable HTML 404 page."""
+added later is served without a restart), the rules pages (rendered once from their template, see
+:mod:`nimmt.server.rules_pages`), and the readable HTML 404 page."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers.deps import ServiceDep, SettingsDep
+from nimmt.server.rules_pages import RulesPagesError, rules_pages
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 RULES_LANGUAGES = ("en", "de", "fr")
 
@@ -87,7 +92,13 @@ async def rules(request: Request) -> RedirectResponse:
 async def rules_page(language: str, settings: SettingsDep) -> Response:
     if language not in RULES_LANGUAGES:
         return not_found_page(settings.web_dir)
-    return _file(settings.web_dir / "rules" / f"{language}.html", settings.web_dir)
+    try:
+        # Rendered once (a fraction of a second, off the event loop), then kept.
+        pages = await run_in_threadpool(rules_pages, settings.web_dir / "rules")
+    except RulesPagesError as error:  # a client directory without (working) rules pages
+        log.warning("%s", error)
+        return not_found_page(settings.web_dir)
+    return HTMLResponse(pages[language])
 
 
 def preferred_language(header: str) -> str:

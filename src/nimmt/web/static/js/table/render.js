@@ -1,0 +1,248 @@
+// The table's pieces as DOM elements, built from plain data (rows as arrays of cards, names,
+// totals) and callbacks. Nothing here knows the socket or the live table, so a replay or a
+// board view can draw a recorded position with the same functions. Texts come through i18n.js;
+// sentences that need names come from text.js.
+
+import { bullheads, cardBackEl, cardEl, totalBullheads } from "../cards.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { SPEEDS, lowestFirst } from "./state.js";
+import { emptyHandText, seatStateText } from "./text.js";
+
+/** A face-up card (cards.js); `opts` as for cardEl: `{ tag, attrs }`. */
+export const renderCard = (card, opts) => cardEl(card, opts);
+
+/**
+ * One row of the board: six slots (the sixth marked), its bullhead total at the side. A plain
+ * group, or with `choosable` a button that takes the row (`onChoose()`, `onKeydown(event)`).
+ */
+export function renderRow(cards, index, { choosable = false, onChoose = null, onKeydown = null } = {}) {
+  const total = totalBullheads(cards);
+  const slots = Array.from({ length: 6 }, (_, place) =>
+    h("div", { class: `slot${place === 5 ? " sixth" : ""}` }, cards[place] ? cardEl(cards[place]) : null));
+  const totalEl = h("span", { class: "row-side" },
+    h("span", { class: "row-total", title: t("table.row_total", { count: total }) },
+      h("span", { class: "head big", "aria-hidden": "true" }),
+      h("span", { class: "row-total-number", text: String(total) })),
+    choosable ? h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) }) : null);
+  if (choosable) {
+    return h("button", {
+      type: "button", class: "row choosable", "data-row": index, "data-focus": `row-${index}`,
+      "aria-label": t("table.row_choice_label", { row: index + 1, count: total, cards: cards.join(", ") }),
+      on: { click: () => onChoose && onChoose(), keydown: (event) => onKeydown && onKeydown(event) },
+    },
+      h("span", { class: "row-slots" }, slots), totalEl);
+  }
+  const label = t("table.row_label", { row: index + 1, cards: cards.join(", ") || "–", count: total });
+  return h("div", { class: "row", "data-row": index, role: "group", "aria-label": label },
+    h("span", { class: "row-slots" }, slots), totalEl);
+}
+
+/**
+ * The four rows (empty ones before the first deal). With `choosable`, each is a button:
+ * `onChoose(index)`, `onKeydown(event, index)`.
+ */
+export function renderRows(rows, { choosable = false, onChoose = null, onKeydown = null } = {}) {
+  const el = h("div", { class: `rows${choosable ? " choosing" : ""}`, role: choosable ? "group" : null, "aria-label": t("table.rows") });
+  const cardsRows = rows.length ? rows : [[], [], [], []];
+  cardsRows.forEach((cards, index) => {
+    el.append(renderRow(cards, index, {
+      choosable,
+      onChoose: onChoose && (() => onChoose(index)),
+      onKeydown: onKeydown && ((event) => onKeydown(event, index)),
+    }));
+  });
+  return el;
+}
+
+/** A revealed card with its player's name under it (`mine`: "You" and marked). */
+export function revealItem(card, seat, { name, mine = false }) {
+  return h("div", { class: `reveal-item${mine ? " mine" : ""}`, "data-card": card, "data-seat": seat },
+    cardEl(card),
+    h("span", { class: "reveal-name", text: mine ? t("seat.you") : name }));
+}
+
+/** The strip of revealed cards, lowest first (hidden when `revealed` is null). */
+export function renderReveal(revealed, { nameOf, me = null }) {
+  const reveal = h("div", { class: "reveal", "aria-label": t("table.revealed"), hidden: !revealed });
+  if (revealed) {
+    lowestFirst(revealed).forEach(({ card, seat }, index) => {
+      const item = revealItem(card, seat, { name: nameOf(seat), mine: seat === me });
+      if (index === 0) item.classList.add("too-low");
+      reveal.append(item);
+    });
+  }
+  return reveal;
+}
+
+/** The line above the rows (focusable, `urgent` when this page must choose a row). */
+export const renderStatus = (text, { urgent = false } = {}) =>
+  h("p", { class: `status${urgent ? " urgent" : ""}`, id: "status", tabindex: "-1", "data-focus": "status", text });
+
+/**
+ * The board: status line, anything in `extra` (the invite before the deal), the revealed cards
+ * and the rows. `rows`, `revealed` as in the view; `onChooseRow(index)` and `onRowKey(event,
+ * index)` when `mustChoose`.
+ */
+export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null }) {
+  const parts = [renderStatus(status, { urgent: mustChoose })];
+  if (extra) parts.push(extra);
+  parts.push(
+    renderReveal(revealed, { nameOf, me }),
+    renderRows(rows, { choosable: mustChoose, onChoose: onChooseRow, onKeydown: onRowKey }),
+  );
+  return h("section", { class: "board", "aria-label": t("table.board") }, parts);
+}
+
+/**
+ * The players around the table. `seats`: one plain object per seat, as state.js seatSummaries
+ * makes them: `{ seat, name, bot, stateKey, offline, round, total, isMe, winner, card, back }`
+ * (`card`: the revealed card, `back`: a chosen card shown face down).
+ */
+export function renderSeats(seats) {
+  const list = h("ul", { class: "seats", "aria-label": t("table.players") });
+  for (const info of seats) {
+    let cardSlot = null;
+    if (info.card !== null && info.card !== undefined) cardSlot = cardEl(info.card);
+    else if (info.back) cardSlot = cardBackEl();
+    list.append(
+      h("li", {
+        class: `seat state-${info.stateKey}${info.isMe ? " me" : ""}${info.offline ? " offline" : ""}${info.winner ? " winner" : ""}`,
+        "data-seat": info.seat,
+      },
+        h("div", { class: "seat-card" }, cardSlot),
+        h("div", { class: "seat-info" },
+          h("div", { class: "seat-name" },
+            h("span", { class: "seat-name-text", text: info.name }),
+            info.isMe ? h("span", { class: "badge", text: t("seat.you") }) : null,
+            info.bot ? h("span", { class: "badge bot", text: t("seat.bot") }) : null),
+          h("div", { class: "seat-state", text: info.offline ? t("seat.state_offline") : seatStateText(info.stateKey, t) }),
+          h("div", { class: "seat-pile", "aria-label": t("seat.score_label", { round: info.round, total: info.total }) },
+            h("span", { class: "pile-part", "aria-hidden": "true" },
+              h("span", { class: "head" }), h("span", { class: "seat-round-number", text: String(info.round) })),
+            h("span", { class: "pile-part total", "aria-hidden": "true" },
+              h("span", { class: "sigma", text: "Σ" }), h("span", { class: "seat-total-number", text: String(info.total) }))))),
+    );
+  }
+  return h("section", { class: "seats-area", "aria-label": t("table.players") }, list);
+}
+
+/**
+ * Your hand: a button per card (the chosen one lifted), one tab stop (`focus`), arrows and
+ * digits through `onKeydown`. `onPlay(card)`, `onFocus(card)`.
+ */
+export function renderHand({ hand, chosen = null, canPlay = false, focus = null, phase, onPlay, onFocus, onKeydown }) {
+  const cards = hand.map((card) => {
+    const lifted = card === chosen;
+    return cardEl(card, {
+      tag: "button",
+      attrs: {
+        type: "button",
+        class: `card bh-${bullheads(card)}${card >= 100 ? " n3" : ""}${lifted ? " lifted" : ""}`,
+        tabindex: card === focus ? "0" : "-1",
+        "aria-pressed": String(lifted),
+        "aria-disabled": canPlay ? null : "true",
+        "data-focus": `card-${card}`,
+        on: {
+          click: () => onPlay(card),
+          focus: () => onFocus(card),
+        },
+      },
+    });
+  });
+  const handEl = h("div", {
+    class: `hand${canPlay ? "" : " idle"}`, role: "group", "aria-label": t("table.your_hand"),
+    on: { keydown: onKeydown },
+  }, cards);
+  return h("section", { class: "hand-area", "aria-label": t("table.your_hand") },
+    h("h2", { class: "visually-hidden", text: t("table.your_hand") }),
+    hand.length ? handEl : h("p", { class: "muted hand-empty", text: emptyHandText(phase, t) }),
+    canPlay && hand.length ? h("p", { class: "hint", text: t("table.keyboard_hint") }) : null);
+}
+
+/** The score table: a line per player (`names`), a column per round, the totals (lowest starred). */
+export function renderScoreTable({ names, rounds, totals, me = null }) {
+  const lowest = Math.min(...totals);
+  return h("table", { class: "sheet-table" },
+    h("caption", { class: "visually-hidden", text: t("sheet.caption") }),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("sheet.player") }),
+      rounds.map((_, index) => h("th", { scope: "col", text: t("sheet.round_short", { round: index + 1 }) })),
+      h("th", { scope: "col", class: "total", text: t("sheet.total") }))),
+    h("tbody", {}, totals.map((total, seat) =>
+      h("tr", { class: total === lowest ? "best" : "" },
+        h("th", { scope: "row" }, names[seat], seat === me ? h("span", { class: "badge", text: t("seat.you") }) : null),
+        rounds.map((line) => h("td", { text: String(line[seat]) })),
+        h("td", { class: "total" },
+          h("span", { text: String(total) }),
+          total === lowest ? h("span", { class: "lowest-mark", title: t("sheet.lowest"), text: " ★" }) : null,
+          total === lowest ? h("span", { class: "visually-hidden", text: t("sheet.lowest") }) : null)))));
+}
+
+/**
+ * The score sheet over the table: after a round (a reminder and "continue"), or after the game
+ * (`winners`: the sentence, and the `actions` the caller gives). Escape calls `onClose`.
+ */
+export function renderScoreSheet({ names, rounds, totals, me = null, over = false, winners = "", actions, onClose }) {
+  const title = over ? t("sheet.game_over") : t("sheet.after_round", { round: rounds.length });
+  const sheet = h("section", {
+    class: `sheet${over ? " final" : ""}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "sheet-title",
+    on: { keydown: (event) => { if (event.key === "Escape") onClose(); } },
+  },
+    h("h2", { id: "sheet-title", text: title }),
+    over ? h("p", { class: "winners", text: winners }) : h("p", { class: "muted", text: t("sheet.rule_reminder") }),
+    h("div", { class: "sheet-scroll" }, renderScoreTable({ names, rounds, totals, me })),
+    h("div", { class: "sheet-actions" }, actions));
+  return h("div", { class: "sheet-backdrop" }, sheet);
+}
+
+/** The speed buttons (1×, 2×, 4×); `onSpeed(value)`. */
+export function renderSpeed(speed, onSpeed) {
+  return h("div", { class: "speed", role: "group", "aria-label": t("table.speed") },
+    h("span", { class: "speed-label", "aria-hidden": "true", text: t("table.speed") }),
+    SPEEDS.map((value) =>
+      h("button", {
+        type: "button", class: "chip", "aria-pressed": String(value === speed), "data-focus": `speed-${value}`,
+        "aria-label": t("table.speed_value", { speed: value }), text: `${value}×`, on: { click: () => onSpeed(value) },
+      })));
+}
+
+/** The link to download a finished game's record (`attrs`: class, id, data-focus, ...). */
+export const recordLink = (code, attrs) =>
+  h("a", { href: `/api/tables/${code}/record`, download: `nimmt-${code}.json`, text: t("table.download"), ...attrs });
+
+/** The invitation before the first deal: the table's link to copy (`onCopy`) and its code. */
+export function renderInvite(code, url, { onCopy }) {
+  return h("div", { class: "invite" },
+    h("p", { text: t("table.invite_text") }),
+    h("div", { class: "invite-line" },
+      h("label", { class: "visually-hidden", for: "share-url", text: t("table.invite_link") }),
+      h("input", { id: "share-url", type: "text", readonly: true, value: url, "data-focus": "share-url", on: { focus: (event) => event.target.select() } }),
+      h("button", { type: "button", class: "button primary", "data-focus": "copy-invite", text: t("table.copy_link"), on: { click: onCopy } })),
+    h("p", { class: "muted" }, t("table.invite_code", { code })));
+}
+
+/** A whole-page message (a table that is gone, say) with a link home. */
+export function renderPageMessage(title, text) {
+  return h("section", { class: "page-message" },
+    h("h1", { text: title }),
+    h("p", { text }),
+    h("p", {}, h("a", { class: "button primary", href: "/", text: t("app.home") })));
+}
+
+/** What a spectator sees instead of a hand: a form to take a free seat, or "watching". */
+export function renderSpectator({ canJoin, name, joining, error, onName, onSubmit }) {
+  if (!canJoin) {
+    return h("section", { class: "hand-area spectator" }, h("p", { class: "muted", text: t("table.watching") }));
+  }
+  return h("section", { class: "hand-area spectator" },
+    h("form", { class: "take-seat", on: { submit: onSubmit } },
+      h("h2", { text: t("table.take_seat_title") }),
+      h("div", { class: "field inline" },
+        h("label", { for: "seat-name", text: t("start.your_name") }),
+        h("input", { id: "seat-name", type: "text", maxlength: 24, value: name, autocomplete: "nickname", "data-focus": "seat-name",
+          on: { input: (event) => onName(event.target.value) } }),
+        h("button", { type: "submit", class: "button primary", id: "take-seat", disabled: joining, "data-focus": "take-seat", text: t("table.take_seat") })),
+      error ? h("p", { class: "form-error", role: "alert", text: error }) : null,
+      h("p", { class: "muted", text: t("table.watching_until") })));
+}
