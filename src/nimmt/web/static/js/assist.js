@@ -11,16 +11,15 @@
 // come back into the fields, ready to be corrected (undo is also the way to edit).
 
 import { errorText, tokenKey } from "./api.js";
-import { cardEl, totalBullheads } from "./cards.js";
-import { clear, h, prefersReducedMotion, sleep } from "./dom.js";
+import { cannotGrow, digitsOf, problemOf } from "./assist/fields.js";
+import { clear, h } from "./dom.js";
 import { formatList, has, safeGet, safeSet, t } from "./i18n.js";
 import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
-import { cannotGrow, digitsOf, problemOf } from "./assist/fields.js";
-
-const SPEEDS = [1, 2, 4];
-const STEP_MS = 520; // one card travelling to its row
-const REVEAL_MS = 700; // the turn's cards lining up
-const TAKE_MS = 480; // a row swept away
+import { STEP_MS, animateEvent } from "./table/animate.js";
+import { recordLink, renderPageMessage, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "./table/render.js";
+import { rowKeydown } from "./table/keys.js";
+import { speedFrom } from "./table/state.js";
+import { eventSentence, winnersText as winnersSentence } from "./table/text.js";
 
 export function mountAssist(root, code) {
   const s = {
@@ -32,7 +31,7 @@ export function mountAssist(root, code) {
     fatal: null,
     connection: "connecting",
     everOpen: false,
-    speed: SPEEDS.includes(Number(safeGet("nimmt.speed"))) ? Number(safeGet("nimmt.speed")) : 1,
+    speed: speedFrom(safeGet("nimmt.speed")),
     entryKey: null, // which entry the fields are for ("cards/3/4", "rows/2", ...)
     values: [], // the fields' digits
     refill: null, // cards to put back in the fields after an undo
@@ -57,7 +56,8 @@ export function mountAssist(root, code) {
   const enters = () => Boolean(s.token);
   const names = () => (s.view ? s.view.names : []);
   const nameOf = (seat) => names()[seat] || t("seat.empty_name", { number: seat + 1 });
-  const dur = (ms) => (document.hidden ? 0 : ms / s.speed);
+  const words = { t, formatList, has, nameOf, me: null };
+  const motion = { get speed() { return s.speed; }, nameOf, me: null };
 
   function announce(text) {
     announcer.append(h("p", { text }));
@@ -344,83 +344,9 @@ export function mountAssist(root, code) {
 
   // ------------------------------------------------------------ animation
 
-  const rowEl = (row) => root.querySelector(`.assist-board .row[data-row="${row}"]`);
-  const playerEl = (seat) => root.querySelector(`.assist-player[data-seat="${seat}"]`);
-
-  function updateRowTotal(row) {
-    const el = rowEl(row);
-    if (!el) return;
-    const cards = [...el.querySelectorAll(".slot .card")].map((card) => Number(card.dataset.card));
-    const total = el.querySelector(".row-total-number");
-    if (total) total.textContent = String(totalBullheads(cards));
-  }
-
-  function revealItem(card, seat) {
-    return h("div", { class: "reveal-item", "data-card": card, "data-seat": seat },
-      cardEl(card), h("span", { class: "reveal-name", text: nameOf(seat) }));
-  }
-
-  async function revealCards(cards) {
-    const strip = root.querySelector(".assist-board .reveal");
-    if (!strip) return;
-    clear(strip);
-    strip.hidden = false;
-    const order = cards.map((card, seat) => ({ card, seat })).sort((a, b) => a.card - b.card);
-    for (const { card, seat } of order) strip.append(revealItem(card, seat));
-    const duration = dur(REVEAL_MS);
-    if (duration && !prefersReducedMotion()) {
-      strip.querySelectorAll(".reveal-item").forEach((item, index) => {
-        item.animate([{ opacity: 0, transform: "translateY(-16px)" }, { opacity: 1, transform: "none" }], {
-          duration: duration / 2, delay: (index * duration) / (2 * order.length), fill: "backwards",
-        });
-      });
-    }
-    await sleep(duration);
-  }
-
-  function fly(el, from) {
-    const duration = dur(STEP_MS);
-    if (!from || !duration) return Promise.resolve();
-    if (prefersReducedMotion()) return el.animate([{ opacity: 0 }, { opacity: 1 }], { duration }).finished;
-    const to = el.getBoundingClientRect();
-    return el.animate(
-      [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
-      { duration, easing: "cubic-bezier(.3,.7,.3,1)" },
-    ).finished;
-  }
-
-  async function placeCard(event) {
-    const el = rowEl(event.row);
-    const free = el && [...el.querySelectorAll(".slot")].find((slot) => !slot.querySelector(".card"));
-    if (!free) return;
-    const source = root.querySelector(`.assist-board .reveal-item[data-card="${event.card}"]`);
-    const from = source ? source.querySelector(".card").getBoundingClientRect() : null;
-    const card = cardEl(event.card);
-    card.append(h("span", { class: "card-owner", text: nameOf(event.seat) }));
-    free.append(card);
-    if (source) source.classList.add("gone");
-    updateRowTotal(event.row);
-    await fly(card, from);
-    card.querySelector(".card-owner")?.remove();
-    await sleep(dur(STEP_MS) * 0.2);
-  }
-
-  async function takeRow(event) {
-    const el = rowEl(event.row);
-    if (!el) return;
-    el.classList.add("taking");
-    const duration = dur(TAKE_MS);
-    const cards = [...el.querySelectorAll(".slot .card")];
-    if (duration) {
-      await Promise.all(cards.map((card) =>
-        card.animate([{ opacity: 1 }, { opacity: 0, transform: prefersReducedMotion() ? "none" : "scale(.4)" }],
-          { duration, easing: "ease-in", fill: "forwards" }).finished));
-    }
-    el.querySelectorAll(".slot").forEach((slot) => clear(slot));
-    el.classList.remove("taking");
-    updateRowTotal(event.row);
-    const player = playerEl(event.seat);
-    const counter = player?.querySelector(".assist-round-number");
+  /** A row taken: the taker's counter on the players' line goes up with it. */
+  function countTaken(event) {
+    const counter = root.querySelector(`.assist-player[data-seat="${event.seat}"] .assist-round-number`);
     if (counter) counter.textContent = String(Number(counter.textContent || 0) + event.bullheads);
   }
 
@@ -429,12 +355,12 @@ export function mountAssist(root, code) {
     const animate = Boolean(root.querySelector(".assist-board .rows")) && queue.length < 4 && !document.hidden;
     s.animating = true;
     try {
+      const board = root.querySelector(".assist-board");
       for (const event of events) {
         announceEvent(event);
-        if (!animate) continue;
-        if (event.type === "cards_revealed") await revealCards(event.cards);
-        else if (event.type === "card_placed") await placeCard(event);
-        else if (event.type === "row_taken") await takeRow(event);
+        if (!animate || !board) continue;
+        await animateEvent(board, event, motion);
+        if (event.type === "row_taken") countTaken(event);
       }
     } finally {
       s.animating = false;
@@ -443,47 +369,16 @@ export function mountAssist(root, code) {
   }
 
   function announceEvent(event) {
-    switch (event.type) {
-      case "round_dealt":
-        announce(t("events.round_dealt", { round: event.round }));
-        break;
-      case "cards_revealed": {
-        const items = event.cards
-          .map((card, seat) => ({ card, seat }))
-          .sort((a, b) => a.card - b.card)
-          .map(({ card, seat }) => t("events.revealed_item", { name: nameOf(seat), card }));
-        announce(t("events.cards_revealed", { cards: formatList(items) }));
-        break;
-      }
-      case "row_choice_required":
-        announce(t("assist.row_question", { name: nameOf(event.seat), card: event.card }));
-        break;
-      case "row_taken":
-        announce(t("events.row_taken", { name: nameOf(event.seat), row: event.row + 1, count: event.bullheads }));
-        break;
-      case "card_placed":
-        announce(t("events.card_placed", { name: nameOf(event.seat), card: event.card, row: event.row + 1 }));
-        break;
-      case "round_scored":
-        announce(t("assist.round_over", { round: event.round }));
-        break;
-      case "game_over":
-        announce(winnersText(event.winners, event.totals));
-        break;
-      case "entry_undone":
-        announce(t("assist.undone"));
-        break;
-      default:
-        break;
+    if (event.type === "row_choice_required") announce(t("assist.row_question", { name: nameOf(event.seat), card: event.card }));
+    else if (event.type === "round_scored") announce(t("assist.round_over", { round: event.round }));
+    else if (event.type === "entry_undone") announce(t("assist.undone"));
+    else {
+      const said = eventSentence(event, words);
+      if (said) announce(said.text);
     }
   }
 
-  function winnersText(winners, totals) {
-    const total = totals[winners[0]];
-    const list = formatList(winners.map(nameOf));
-    if (winners.length === 1) return t("table.winner_one", { name: list, count: total });
-    return t("table.winners_many", { names: list, count: total });
-  }
+  const winnersText = (winners, totals) => winnersSentence(winners, totals, words);
 
   // ------------------------------------------------------------- drawing
 
@@ -492,10 +387,7 @@ export function mountAssist(root, code) {
     clear(root);
     if (s.fatal) {
       const title = has(`errors.${s.fatal}_title`) ? t(`errors.${s.fatal}_title`) : t("errors.table_not_found_title");
-      root.append(h("section", { class: "page-message" },
-        h("h1", { text: title }),
-        h("p", { text: errorText(s.fatal) }),
-        h("p", {}, h("a", { class: "button primary", href: "/", text: t("app.home") }))));
+      root.append(renderPageMessage(title, errorText(s.fatal)));
       return;
     }
     if (!s.view) {
@@ -550,17 +442,12 @@ export function mountAssist(root, code) {
         h("button", { type: "button", class: "chip", "data-focus": "copy-link", text: t("table.copy_link"), on: { click: copyLink } })),
       h("div", { class: "table-info", text: info }),
       h("div", { class: "table-tools" },
-        h("div", { class: "speed", role: "group", "aria-label": t("table.speed") },
-          SPEEDS.map((value) => h("button", {
-            type: "button", class: "chip", "aria-pressed": String(value === s.speed), "data-focus": `speed-${value}`,
-            "aria-label": t("table.speed_value", { speed: value }), text: `${value}×`,
-            on: { click: () => { s.speed = value; safeSet("nimmt.speed", String(value)); renderBoard(); } },
-          }))),
+        renderSpeed(s.speed, (value) => { s.speed = value; safeSet("nimmt.speed", String(value)); renderBoard(); }),
         view.score_sheet.length
           ? h("button", { type: "button", class: "chip", id: "open-sheet", "data-focus": "open-sheet", "aria-expanded": String(s.sheetOpen),
               text: t("table.score_sheet"), on: { click: () => { s.sheetOpen = !s.sheetOpen; renderBoard(); } } })
           : null,
-        h("a", { class: "chip", href: `/api/tables/${code}/record`, download: `nimmt-${code}.json`, "data-focus": "download-bar", text: t("table.download") })));
+        recordLink(code, { class: "chip", "data-focus": "download-bar" })));
   }
 
   function playersSection() {
@@ -603,54 +490,18 @@ export function mountAssist(root, code) {
 
   function board() {
     const view = s.shown;
-    const asking = view.phase === "choosing_row" && enters() && s.view && s.view.phase === "choosing_row";
+    const asking = view.phase === "choosing_row" && enters() && s.view && s.view.phase === "choosing_row" && !s.sending;
     const said = statusText(view);
-    const status = h("p", {
-      class: `status${view.phase === "choosing_row" ? " urgent" : ""}`, id: "status", tabindex: "-1", "data-focus": "status",
-      text: said, hidden: !said,
-    });
-    const reveal = h("div", { class: "reveal", "aria-label": t("table.revealed"), hidden: !view.revealed });
-    if (view.revealed) {
-      view.revealed.map((card, seat) => ({ card, seat })).sort((a, b) => a.card - b.card)
-        .forEach(({ card, seat }, index) => {
-          const item = revealItem(card, seat);
-          if (index === 0) item.classList.add("too-low");
-          reveal.append(item);
-        });
-    }
-    const rows = h("div", { class: `rows${asking ? " choosing" : ""}`, role: "group", "aria-label": t("table.rows") });
-    const cardRows = view.rows.length ? view.rows : [[], [], [], []];
-    cardRows.forEach((cards, index) => {
-      const total = totalBullheads(cards);
-      const slots = Array.from({ length: 6 }, (_, place) =>
-        h("div", { class: `slot${place === 5 ? " sixth" : ""}` }, cards[place] ? cardEl(cards[place]) : null));
-      const side = h("span", { class: "row-side" },
-        h("span", { class: "row-total", title: t("table.row_total", { count: total }) },
-          h("span", { class: "head big", "aria-hidden": "true" }),
-          h("span", { class: "row-total-number", text: String(total) })),
-        asking ? h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) }) : null);
-      if (asking) {
-        rows.append(h("button", {
-          type: "button", class: "row choosable", "data-row": index, "data-focus": `row-${index}`, disabled: s.sending,
-          "aria-label": t("assist.row_choice_label", { name: nameOf(view.pending_row_choice.seat), row: index + 1, count: total, cards: cards.join(", ") }),
-          on: { click: () => chooseRow(index), keydown: (event) => rowKeys(event, index) },
-        }, h("span", { class: "row-slots" }, slots), side));
-      } else {
-        rows.append(h("div", {
-          class: "row", "data-row": index, role: "group",
-          "aria-label": t("table.row_label", { row: index + 1, cards: cards.join(", ") || "–", count: total }),
-        }, h("span", { class: "row-slots" }, slots), side));
-      }
-    });
-    return h("section", { class: "board assist-board", "aria-label": t("table.board") }, status, reveal, rows);
-  }
-
-  function rowKeys(event, index) {
-    const moves = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 };
-    if (event.key in moves) {
-      event.preventDefault();
-      root.querySelector(`[data-focus="row-${(index + moves[event.key] + 4) % 4}"]`)?.focus();
-    }
+    const status = renderStatus(said, { urgent: view.phase === "choosing_row" });
+    status.hidden = !said;
+    return h("section", { class: "board assist-board", "aria-label": t("table.board") },
+      status,
+      renderReveal(view.revealed, { nameOf }),
+      renderRows(view.rows, {
+        choosable: asking,
+        onChoose: (index) => chooseRow(index),
+        onKeydown: (event, index) => rowKeydown(event, index, root),
+      }));
   }
 
   function renderEntry() {
@@ -697,7 +548,7 @@ export function mountAssist(root, code) {
         h("p", { class: "assist-entry-title", text: t("assist.over") }),
         h("div", { class: "assist-actions" },
           undoButton,
-          h("a", { class: "button primary", href: `/api/tables/${code}/record`, download: `nimmt-${code}.json`, id: "download-record", text: t("table.download") }),
+          recordLink(code, { class: "button primary", id: "download-record" }),
           h("a", { class: "button ghost", href: "/", text: t("assist.new_game") })),
         problem);
     }
@@ -743,28 +594,13 @@ export function mountAssist(root, code) {
     if (!rounds.length || !(s.sheetOpen || view.phase === "game_over")) return h("div", { hidden: true });
     const over = view.phase === "game_over" && view.outcome;
     const totals = over ? view.outcome.totals : view.totals;
-    const lowest = Math.min(...totals);
     const last = rounds[rounds.length - 1];
     return h("section", { class: "sheet assist-sheet", "aria-labelledby": "sheet-title" },
       h("h2", { id: "sheet-title", text: over ? t("sheet.game_over") : t("sheet.after_round", { round: rounds.length }) }),
       over
         ? h("p", { class: "winners", text: winnersText(view.outcome.winners, view.outcome.totals) })
         : h("p", { class: "muted", text: t("assist.round_penalties", { round: rounds.length, list: formatList(last.map((points, seat) => t("assist.penalty_item", { name: nameOf(seat), count: points }))) }) }),
-      h("div", { class: "sheet-scroll" },
-        h("table", { class: "sheet-table" },
-          h("caption", { class: "visually-hidden", text: t("sheet.caption") }),
-          h("thead", {}, h("tr", {},
-            h("th", { scope: "col", text: t("sheet.player") }),
-            rounds.map((_, index) => h("th", { scope: "col", text: t("sheet.round_short", { round: index + 1 }) })),
-            h("th", { scope: "col", class: "total", text: t("sheet.total") }))),
-          h("tbody", {}, totals.map((total, seat) =>
-            h("tr", { class: total === lowest ? "best" : "" },
-              h("th", { scope: "row", text: nameOf(seat) }),
-              rounds.map((line) => h("td", { text: String(line[seat]) })),
-              h("td", { class: "total" },
-                h("span", { text: String(total) }),
-                total === lowest ? h("span", { class: "lowest-mark", "aria-hidden": "true", text: " ★" }) : null,
-                total === lowest ? h("span", { class: "visually-hidden", text: t("sheet.lowest") }) : null)))))),
+      h("div", { class: "sheet-scroll" }, renderScoreTable({ names: view.names, rounds, totals })),
       over ? null : h("p", { class: "muted", text: t("sheet.rule_reminder") }));
   }
 
