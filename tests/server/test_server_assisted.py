@@ -231,9 +231,13 @@ def test_every_refused_entry_changes_nothing(
 def test_a_row_choice_is_asked_and_never_made_for_the_player(
     client: TestClient, table: tuple[str, WebSocketTestSession, Message]
 ) -> None:
-    _code, ws, first = table
+    code, ws, first = table
+    live = service_of(client)._tables[code]
+    created = live.last_active_at
+    assert created is not None
     # Rows 10, 20, 30, 40; Cleo's 5 is below every row: she is asked, and nothing is placed.
     state = enter(ws, [Entry("assist_rows", (10, 20, 30, 40))], first["version"])
+    assert live.last_active_at is not None and live.last_active_at > created  # a person acted
     ws.send_json({"type": "assist_turn", "cards": [21, 41, 5]})
     state = state_after(ws, state["version"])
     view = state["view"]

@@ -30,6 +30,8 @@ from nimmt.server.table import LiveTable, clean_name, hash_token
 ENTRY_KINDS = ("rows", "turn", "row")
 """The stored actions that enter something; ``undo`` takes the last one back."""
 UNDO = "undo"
+ACTION_KINDS = (*ENTRY_KINDS, UNDO)
+"""Everything stored at an assisted table: each is a person's action (it keeps the table active)."""
 SEAT_KIND = "real"
 """The kind of an assisted table's seats: a person at the real table, entered by the assistant."""
 

@@ -75,7 +75,9 @@ BOT_RETRY_SECONDS = 2.0
 DEFAULT_LEAVE_BOT = "medium"
 CONFLICT_RETRIES = 5
 """How often an action is checked again after another process changed the table first."""
-PERSON_ACTIONS = frozenset({"join", "leave", "play", "retract", "choose_row", "rematch"})
+PERSON_ACTIONS = frozenset(
+    {"join", "leave", "play", "retract", "choose_row", "rematch"}
+) | frozenset(assisted.ACTION_KINDS)
 
 
 class _Behind(Exception):

@@ -490,7 +490,9 @@ export function mountAssist(root, code) {
 
   function board() {
     const view = s.shown;
-    const asking = view.phase === "choosing_row" && enters() && s.view && s.view.phase === "choosing_row" && !s.sending;
+    // The rows become choices only on the board of the newest state: a board still catching up
+    // is redrawn soon, and a tap on it could be lost or answer an older question.
+    const asking = view === s.view && view.phase === "choosing_row" && enters() && !s.sending;
     const said = statusText(view);
     const status = renderStatus(said, { urgent: view.phase === "choosing_row" });
     status.hidden = !said;
@@ -515,6 +517,7 @@ export function mountAssist(root, code) {
     clear(holder).append(entrySection());
     if (s.problem) showProblem(s.problem, false);
     let target = null;
+    let selectAll = false;
     if (s.focusEntry) {
       // A new entry (or a refused one): the first empty field, the refused card's field, or
       // the first field of cards put back by an undo.
@@ -523,12 +526,13 @@ export function mountAssist(root, code) {
       const refused = s.problem && s.problem.details && s.problem.details.card;
       const at = refused ? all.findIndex((field) => Number(field.value) === refused) : all.findIndex((field) => !field.value);
       target = all[at >= 0 ? at : 0] || holder.querySelector("#assist-edit") || null;
+      selectAll = true; // a refused card or one put back is typed over
     } else if (hadFocus) {
       target = holder.querySelector(`[data-focus="${hadFocus}"]`);
     }
     if (target && !target.disabled) {
       target.focus();
-      if (target.select && target.value) target.select();
+      if (selectAll && target.select && target.value) target.select();
     }
   }
 
