@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -50,6 +50,10 @@ class TableRow(Base):
     assistant_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """Set for a game played with real cards (an assisted table): SHA-256 of the token of the
     device that enters the cards. Such a table is not listed in the lobby."""
+    coach: Mapped[bool] = mapped_column(
+        Boolean, nullable=False, default=False, server_default=false()
+    )
+    """The table's creator allowed the coach for every seat."""
 
 
 class SeatRow(Base):

@@ -191,6 +191,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "finished": table.finished,
         "created_at": iso(table.created_at),
         "assisted": table.assisted,
+        "coach": table.coach,
     }
 
 

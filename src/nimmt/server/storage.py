@@ -110,6 +110,8 @@ class TableRecord:
     """Set for an assisted table (a game played with real cards): SHA-256 of the token that may
     enter its cards. Its seats are ``"real"`` ones (people at the real table, with their names);
     it is never listed in the lobby."""
+    coach: bool = False
+    """The table's creator allowed the coach for every seat (shown to all: fairness is visible)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,6 +516,7 @@ class SqlStorage:
                         free_seats=free,
                         humans=humans,
                         assistant_hash=table.assistant_hash,
+                        coach=table.coach,
                     )
                     .returning(TableRow.id)
                 ).scalar_one()
@@ -559,6 +562,7 @@ class SqlStorage:
                     _utc(row.last_active_at),
                 ),
                 assistant_hash=row.assistant_hash,
+                coach=row.coach,
             )
 
     def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:

@@ -214,6 +214,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
         if kind == "ping":
             connection.send({"type": "pong", "request_id": request_id})
             return
+        if kind == "coach":  # answered to this connection alone, when the coach is done
+            await service.ask_coach(connection, request_id)
+            return
         version = data.get("version")
         if version is not None and not _is_int(version):
             raise ServiceError("malformed", '"version" must be a whole number.')

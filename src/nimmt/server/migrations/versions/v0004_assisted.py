@@ -1,7 +1,7 @@
 """Assisted tables (games played with real cards): the hash of the token that enters the cards.
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 
 A table with ``assistant_hash`` set is an assisted one; every existing table is a played one.
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
