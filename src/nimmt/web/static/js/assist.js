@@ -37,6 +37,9 @@ export function mountAssist(root, code) {
     refill: null, // cards to put back in the fields after an undo
     problem: null, // {index, code, card} refused in place, or a server refusal {code, details}
     sending: false,
+    undone: false, // the events before the next state took an entry back
+    focusEntry: false, // a new entry (or a refusal): put the focus in its fields
+    focusRows: false, // a new row question: put the focus on the first row once it is drawn
     sheetOpen: false,
     animating: false,
     lastEventsVersion: -1,
@@ -281,12 +284,18 @@ export function mountAssist(root, code) {
     if (cannotGrow(digits)) complete(index);
   }
 
+  /** Leaving a field by tapping another (a phone's number pad has no Enter): check it there. */
+  function onBlur(index) {
+    const problem = checkField(index);
+    if (problem && !(s.problem && s.problem.index === index)) showProblem(problem);
+  }
+
   function onFieldKey(event, index) {
     const field = event.target;
     if (event.key === "Enter") {
       event.preventDefault();
-      if (!field.value) return;
-      if (complete(index) && numbers().every((card) => card !== null)) submit();
+      if (!field.value) submit(); // says which card is missing
+      else if (complete(index) && numbers().every((card) => card !== null)) submit();
     } else if (event.key === " ") {
       event.preventDefault();
       if (field.value) complete(index);
@@ -577,7 +586,7 @@ export function mountAssist(root, code) {
           id, class: "assist-field", type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 3,
           autocomplete: "off", enterkeyhint: index === count - 1 ? "done" : "next", "data-focus": `field-${index}`,
           value: s.values[index] || "", "aria-invalid": "false", "aria-describedby": "assist-problem assist-hint",
-          on: { input: (event) => onInput(event, index), keydown: (event) => onFieldKey(event, index) },
+          on: { input: (event) => onInput(event, index), keydown: (event) => onFieldKey(event, index), blur: () => onBlur(index) },
         })));
     }
     return h("form", { class: "assist-entry", id: "assist-form", "data-entry": s.entryKey, novalidate: true, on: { submit } },
