@@ -70,6 +70,15 @@ def play(
             "--force", metavar="", help="Let --record overwrite a FILE that already exists."
         ),
     ] = False,
+    coach: Annotated[
+        bool,
+        typer.Option(
+            "--coach",
+            metavar="",
+            help="Before each card and row choice, show what each choice is expected to cost "
+            "you, the best marked (it never chooses for you).",
+        ),
+    ] = False,
     delay: Annotated[
         float | None,
         typer.Option(
@@ -88,7 +97,11 @@ def play(
         ),
     ] = DEFAULT_MOVE_TIME,
 ) -> None:
-    """Play a game of 6 nimmt! against bots in the terminal."""
+    """Play a game of 6 nimmt! against bots in the terminal.
+
+    At the card prompt, type a card's number to play it, or ? for help, s for the score sheet so
+    far, l for this round's turns.
+    """
     from rich.console import Console
 
     from nimmt.bots import UnknownBotError, make_bot
@@ -120,7 +133,13 @@ def play(
     if delay is None:
         delay = 0.0 if fast or not console.is_terminal else DEFAULT_DELAY
     settings = PlaySettings(
-        players=players, bots=kinds, name=person, seed=seed, delay=delay, record=record
+        players=players,
+        bots=kinds,
+        name=person,
+        seed=seed,
+        delay=delay,
+        record=record,
+        coach=coach,
     )
     if not 0 < move_time <= MAX_MOVE_TIME:
         fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")

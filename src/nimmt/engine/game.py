@@ -319,9 +319,10 @@ class Game:
         if seat is not None:
             self._check_seat(seat)
         log = self.history[-1] if self.history else None
-        resolved = [turn.cards for turn in log.turns] if log is not None else []
-        if self._revealed is not None and resolved:
-            resolved.pop()  # the turn awaiting a row choice is shown as ``revealed``
+        turns = list(log.turns) if log is not None else []
+        if self._revealed is not None and turns:
+            turns.pop()  # the turn awaiting a row choice is shown as ``revealed``
+        resolved = [turn.cards for turn in turns]
         return SeatView(
             seat=seat,
             players=self.players,
@@ -342,6 +343,7 @@ class Game:
                 entry.penalties for entry in self.history if entry.penalties is not None
             ),
             outcome=self.outcome,
+            chosen_rows=tuple(turn.row for turn in turns),
         )
 
     def spectator_view(self) -> SeatView:

@@ -73,6 +73,10 @@ class SeatView:
     score_sheet: tuple[tuple[int, ...], ...]
     """Each completed round's penalties, by seat."""
     outcome: Outcome | None
+    chosen_rows: tuple[int | None, ...] = ()
+    """For each turn of :attr:`played`: the row its lowest card's player chose to take (that
+    card was below every row), else ``None``. Public, like the turn itself: with
+    :attr:`round_rows` and :attr:`played` it tells where every card of the round went."""
 
     def legal_cards(self) -> tuple[int, ...]:
         """The cards this seat may play now (none if it has chosen or it is not its move)."""

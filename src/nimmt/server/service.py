@@ -45,7 +45,7 @@ from nimmt.server.botpool import BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus
 from nimmt.server.coach import CoachDesk, CoachRunner, InlineCoach, Question, has_decision
 from nimmt.server.errors import ServiceError, rule_error
-from nimmt.server.serialize import error_message
+from nimmt.server.serialize import bot_display_name, error_message
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
@@ -61,7 +61,6 @@ from nimmt.server.table import (
     Connection,
     LiveTable,
     SeatSpec,
-    bot_display_name,
     clean_name,
     hash_token,
     new_code,
@@ -77,7 +76,7 @@ DEFAULT_LEAVE_BOT = "medium"
 CONFLICT_RETRIES = 5
 """How often an action is checked again after another process changed the table first."""
 PERSON_ACTIONS = frozenset(
-    {"join", "leave", "play", "retract", "choose_row", "rematch"}
+    {"join", "leave", "play", "retract", "choose_row", "rematch", "rematch_vote"}
 ) | frozenset(assisted.ACTION_KINDS)
 
 
@@ -555,8 +554,10 @@ class GameService:
         row: int | None = None,
         version: int | None = None,
         bot: str | None = None,
+        agree: bool = True,
     ) -> None:
-        """A person's action (``play``, ``retract``, ``choose_row``, ``rematch``, ``leave``)."""
+        """A person's action (``play``, ``retract``, ``choose_row``, ``rematch``, ``leave``);
+        ``rematch`` is a vote: ``agree`` False takes the agreement back."""
         table = await self._table(code)
         for _attempt in range(CONFLICT_RETRIES):
             async with table.lock:
@@ -569,8 +570,9 @@ class GameService:
                     raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
                 try:
                     await self._act_locked(
-                        table, seat, kind, card=card, row=row, version=version, bot=bot
-                    )
+                        table, seat, kind, card=card, row=row, version=version, bot=bot,
+                        agree=agree,
+                    )  # fmt: skip
                 except _Behind:
                     continue
                 return
@@ -586,6 +588,7 @@ class GameService:
         row: int | None = None,
         version: int | None = None,
         bot: str | None = None,
+        agree: bool = True,
     ) -> None:
         if version is not None and not table.decision_version <= version <= table.version:
             raise ServiceError(
@@ -596,16 +599,15 @@ class GameService:
         if kind == "leave":
             await self._leave(table, seat, bot)
             return
+        if kind == "rematch" and table.finished:
+            await self._vote_rematch(table, seat, agree)
+            return
         if not table.full:
             raise ServiceError(
                 "waiting_for_players", "Not all seats are taken yet: no cards are dealt.", 409
             )
         if kind == "rematch":
-            if not table.finished:
-                raise ServiceError("wrong_phase", "A rematch can start only after game over.", 409)
-            await self._commit(table, self._action(table, "rematch", game=table.game_number + 1))
-            await self._follow_up(table)
-            return
+            raise ServiceError("wrong_phase", "A rematch can start only after game over.", 409)
         if (kind == "play" and card is None) or (kind == "choose_row" and row is None):
             raise ServiceError("malformed", f"A {kind} needs its card or row.", 422)
         if (
@@ -620,6 +622,20 @@ class GameService:
         except RuleError as error:
             raise rule_error(error) from None
         await self._follow_up(table)
+
+    async def _vote_rematch(self, table: LiveTable, seat: int, agree: bool) -> None:
+        """After game over, ``seat`` agrees to play again (or takes it back): stored as a
+        ``rematch_vote``; the new game starts with the last person's agreement."""
+        if (seat in table.rematch_votes) != agree:
+            data = {"agree": agree}
+            await self._commit(table, self._action(table, "rematch_vote", seat=seat, data=data))
+        await self._rematch_if_agreed(table)
+
+    async def _rematch_if_agreed(self, table: LiveTable) -> None:
+        """Start the next game once every person seated agreed (bots always agree)."""
+        if table.rematch_agreed:
+            await self._commit(table, self._action(table, "rematch", game=table.game_number + 1))
+            await self._follow_up(table)
 
     async def _leave(self, table: LiveTable, seat: int, bot: str | None) -> None:
         """The person at ``seat`` leaves: before the first deal the seat is free again; during a
@@ -637,13 +653,20 @@ class GameService:
             data = {"bot": None}
         await self._commit(table, self._action(table, "leave", seat=seat, data=data))
         await self._follow_up(table)
+        # The others may all have agreed to play again and waited for this person only.
+        await self._rematch_if_agreed(table)
 
-    async def rematch(self, code: str, token: object) -> int:
-        """The HTTP twin of the socket's ``rematch``: the new game's number."""
+    async def rematch(self, code: str, token: object, agree: bool = True) -> dict[str, Any]:
+        """The HTTP twin of the socket's ``rematch`` vote: the current game's number (the new
+        one once everybody agreed) and the table's ``rematch`` summary (``None`` once the new
+        game started)."""
         if not isinstance(token, str) or not token:
             raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
-        await self.act(code, token, "rematch")
-        return (await self._table(code)).game_number
+        await self.act(code, token, "rematch", agree=agree)
+        table = await self._table(code)
+        async with table.lock:
+            summary = serialize.summary(table)
+        return {"game": summary["game"], "rematch": summary["rematch"]}
 
     async def leave(self, code: str, token: object, bot: str | None = None) -> None:
         """The HTTP twin of the socket's ``leave``."""

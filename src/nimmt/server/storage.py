@@ -74,7 +74,7 @@ class SeatRecord:
 class ActionRecord:
     """One accepted change. ``kind``: ``join`` (seat, data name), ``deal`` (data rows, hands),
     ``play`` (seat, card), ``retract`` (seat), ``choose_row`` (seat, row), ``rematch``,
-    ``leave`` (seat)."""
+    ``rematch_vote`` (seat, data agree), ``leave`` (seat)."""
 
     seq: int
     game: int

@@ -42,6 +42,7 @@ class JoinIn(BaseModel):
 
 class RematchIn(BaseModel):
     token: str
+    agree: bool = True
 
 
 class LeaveIn(BaseModel):
@@ -131,7 +132,7 @@ async def game_analysis(
 
 @router.post("/tables/{code}/rematch")
 async def rematch(code: str, body: RematchIn, service: ServiceDep) -> dict[str, Any]:
-    return {"game": await service.rematch(code, body.token)}
+    return await service.rematch(code, body.token, body.agree)
 
 
 @router.post("/tables/{code}/leave")

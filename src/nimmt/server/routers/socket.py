@@ -234,6 +234,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
         bot = data.get("bot")
         if kind == "leave" and bot is not None and not isinstance(bot, str):
             raise ServiceError("malformed", '"bot" must be a bot name.')
+        agree = data.get("agree", True)
+        if kind == "rematch" and not isinstance(agree, bool):
+            raise ServiceError("malformed", '"agree" must be true or false.')
         await service.act(
             connection.code,
             connection.token,
@@ -242,6 +245,7 @@ async def handle_message(service: GameService, connection: Connection, text: str
             row=row if kind == "choose_row" else None,
             version=version,
             bot=bot if kind == "leave" else None,
+            agree=agree if kind == "rematch" else True,
         )
     except ServiceError as error:
         connection.send(error_message(error, request_id))
