@@ -1,6 +1,7 @@
 """Regenerate docs/screenshots/*.png: the start page and the web table (desktop and phone
 portrait) during a turn, at a row choice, and with the score sheet, a hand with the coach's
-figures, plus a rules page.
+figures, plus a rules page; and the assistant for a game with real cards (desktop and phone)
+while a turn is typed in and when a player must name the row they take.
 
 It starts its own ``nimmt serve`` (fixed deal seed, bots without delay) on a free port with a
 throw-away database, and drives two people (Ana on a desktop, Ben on a phone) through Debian's
@@ -72,6 +73,56 @@ def play_until(
                 with contextlib.suppress(PlaywrightTimeoutError):
                     page.locator(".hand:not(.idle) .card").first.click(timeout=1000)
         time.sleep(0.05)
+
+
+ASSIST_NAMES = ("Ana", "Ben", "Cleo", "Dan")
+ASSIST_ROWS = (12, 27, 45, 66)
+ASSIST_TURNS = ((14, 29, 50, 70), (16, 33, 52, 91))
+
+
+def type_cards(page: Any, cards: tuple[int, ...]) -> None:
+    """As a person types them: 1 to 10 need Space to be complete, the others move on alone."""
+    for card in cards:
+        page.keyboard.type(str(card))
+        if card <= 10:
+            page.keyboard.press("Space")
+
+
+def assist_shots(page: Any, out: Path, device: str) -> None:
+    """A game with real cards started on ``page``: two turns placed, the third being typed (on
+    the phone with a card refused because it is on the table already), then a 5 that is below
+    every row, so its player is asked which row they take."""
+    page.goto("/")
+    page.click("#add-real-name")
+    for index, name in enumerate(ASSIST_NAMES):
+        page.fill(f"#real-name-{index}", name)
+    page.click("#start-real-cards")
+    page.locator('.assist-entry[data-entry="rows/0/0"]').wait_for()
+    type_cards(page, ASSIST_ROWS)
+    page.keyboard.press("Enter")
+    for turn, cards in enumerate(ASSIST_TURNS):
+        page.locator(f'.assist-entry[data-entry="cards/1/{turn}"]').wait_for()
+        type_cards(page, cards)
+        page.keyboard.press("Enter")
+    page.locator('.assist-entry[data-entry="cards/1/2"]').wait_for()
+    type_cards(page, (18, 35, 55))
+    if device == "phone":
+        type_cards(page, (45,))  # on a row already: refused in place
+    # The board follows once the second turn's cards have reached their rows.
+    page.locator(".assist-board .row-slots .card", has_text="91").wait_for()
+    page.locator(".assist-board .reveal").wait_for(state="hidden")
+    settle(page)
+    page.screenshot(path=out / f"assist_turn_{device}.png")
+    page.locator(".assist-field").nth(3).fill("")
+    page.locator(".assist-field").nth(3).focus()
+    type_cards(page, (93,))
+    page.keyboard.press("Enter")
+    page.locator('.assist-entry[data-entry="cards/1/3"]').wait_for()
+    type_cards(page, (5, 40, 60, 95))
+    page.keyboard.press("Enter")
+    page.locator(".assist-board .rows.choosing").wait_for()
+    settle(page)
+    page.screenshot(path=out / f"assist_row_{device}.png")
 
 
 def coach_table(page: Any, name: str) -> None:
@@ -187,6 +238,9 @@ def main() -> None:
                 settle(ana)
                 ana.screenshot(path=out / "game_over_desktop.png")
                 ben.screenshot(path=out / "game_over_phone.png")
+
+            for device, locale, name in ((DESKTOP, "en-US", "desktop"), (PHONE, "de-DE", "phone")):
+                assist_shots(context(device, locale), out, name)
 
             # The coach: a hand with each card's expected extra bullheads, the best marked.
             coach = context(DESKTOP, "en-US")

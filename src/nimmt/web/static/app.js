@@ -1,6 +1,9 @@
 // The single-page app's entry: picks the language, draws the header, and routes
-// "/" to the start page and "/t/{code}" to the table. No build step, no dependencies.
+// "/" to the start page and "/t/{code}" to the table (or to the assistant's page when the table
+// is a game played with real cards). No build step, no dependencies.
 
+import { api } from "./js/api.js";
+import { mountAssist } from "./js/assist.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
 import { mountStart } from "./js/start.js";
@@ -22,7 +25,7 @@ function route() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
   if (view) view.destroy();
   clear(main);
-  if (match) view = mountTable(main, match[1].toUpperCase());
+  if (match) mountTableOrAssist(match[1].toUpperCase());
   else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
   else {
     view = { rerender() {}, destroy() {} };
@@ -33,6 +36,21 @@ function route() {
         h("p", {}, h("a", { class: "button", href: "/", text: t("app.home") }))),
     );
   }
+}
+
+/** A table played online, or a game with real cards (assisted): the summary says which. */
+function mountTableOrAssist(code) {
+  const placeholder = { rerender() {}, destroy() {} };
+  view = placeholder;
+  main.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
+  api("GET", `/api/tables/${code}`)
+    .then((summary) => Boolean(summary && summary.assisted))
+    .catch(() => false) // the table page tells what went wrong
+    .then((assisted) => {
+      if (view !== placeholder) return;
+      clear(main);
+      view = assisted ? mountAssist(main, code) : mountTable(main, code);
+    });
 }
 
 async function start() {

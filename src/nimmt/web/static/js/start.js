@@ -1,8 +1,9 @@
 // The start page: create a table (2 to 10 seats, each a person or a bot level from
-// GET /api/bots), join one by its short code, or pick one from the list of open tables to join
-// or watch. The display name is remembered in localStorage ("nimmt.name").
+// GET /api/bots), join one by its short code, start the assistant for a game with real cards
+// (assist/start.js), or pick one from the list of open tables to join or watch. The display name is remembered in localStorage ("nimmt.name").
 
 import { ApiError, api, apiErrorText, tokenKey } from "./api.js";
+import { realCardsForm } from "./assist/start.js";
 import { cardEl } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { safeGet, safeSet, t } from "./i18n.js";
@@ -27,6 +28,7 @@ export function mountStart(root) {
     coach: false, // the new table allows the coach for everyone at it
   };
   let refreshTimer = null;
+  const realCards = realCardsForm({ firstName: () => state.name, rerender: () => render() });
 
   const botLabel = (name) => {
     const key = `bots.${name}`;
@@ -260,9 +262,10 @@ export function mountStart(root) {
         h("button", { type: "button", class: "button small ghost", id: "refresh-tables", text: t("start.refresh"), on: { click: loadTables } })),
       h("div", { id: "open-tables" }));
 
-    root.append(h("div", { class: "start-page" }, hero, nameField, h("div", { class: "panels" }, createPanel, joinPanel), listPanel));
+    root.append(h("div", { class: "start-page" }, hero, nameField, h("div", { class: "panels" }, createPanel, joinPanel), realCards.render(), listPanel));
     renderTables();
     if (focusedId) root.querySelector(`#${CSS.escape(focusedId)}`)?.focus();
+    realCards.placeFocus(root);
   }
 
   render();
