@@ -108,7 +108,8 @@ def test_the_coach_scores_every_card_and_row_and_never_plays(server: Server, new
     assert ana.evaluate("document.activeElement.dataset.focus") == ana.locator(".hand .card").nth(
         3
     ).get_attribute("data-focus")
-    expect(ana.locator("#coach-thinking")).to_have_count(0)
+    expect(ana.locator("#coach-thinking")).to_have_class(re.compile(r"\bidle\b"))
+    expect(ana.locator("#coach-thinking")).to_have_text("")
     # The figures are the server coach's for this very decision, and in the card's name.
     answer = ask_coach(server, code, ana_token)
     assert answer["type"] == "coach" and answer["kind"] == "card"

@@ -15,11 +15,17 @@ export const renderCoachBadge = () =>
     t("coach.badge"),
     h("span", { class: "visually-hidden", text: ` ${t("coach.badge_title")}` }));
 
-/** The toggle of a seated person: on or off, and a quiet "thinking" or "no answer" beside it. */
+/**
+ * The toggle of a seated person: on or off, and beside it a quiet "thinking" or "no answer"
+ * (always there, empty when idle, so that the toolbar does not jump; on a phone only its dot).
+ */
 export function renderCoachToggle({ on, thinking = false, failed = false, onToggle }) {
-  let note = null;
-  if (thinking) note = h("span", { class: "coach-thinking", id: "coach-thinking", role: "status", text: t("coach.thinking") });
-  else if (failed) note = h("span", { class: "coach-thinking failed", id: "coach-thinking", role: "status", text: t("coach.failed") });
+  let state = "idle";
+  if (thinking) state = "thinking";
+  else if (failed) state = "failed";
+  const text = { idle: "", thinking: t("coach.thinking"), failed: t("coach.failed") }[state];
+  const note = h("span", { class: `coach-thinking ${state}`, id: "coach-thinking", role: "status", title: text || null },
+    h("span", { class: "coach-thinking-text", text }));
   return h("span", { class: "coach-tools" },
     h("button", {
       type: "button", class: "chip coach-toggle", id: "coach-toggle", "data-focus": "coach-toggle",
