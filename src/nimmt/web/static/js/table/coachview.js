@@ -39,13 +39,14 @@ export function renderCoachToggle({ on, thinking = false, failed = false, onTogg
 
 /**
  * What a choice's figure adds to a card or a row (for render.js): the note drawn on it, a
- * class, and its accessible name with the coach's advice. `note`: coach.js figureNotes' item.
+ * class, its tooltip, and its accessible name with the coach's advice. `note`: coach.js figureNotes' item.
  */
 export function annotation(note) {
   if (!note) return null;
   return {
     className: note.best ? "coach-best" : "coach-scored",
-    el: h("span", { class: `coach-note${note.best ? " best" : ""}`, title: note.advice, "aria-hidden": "true", text: note.text }),
+    title: note.advice,
+    el: h("span", { class: `coach-note${note.best ? " best" : ""}`, "aria-hidden": "true", text: note.text }),
     label: (base) => t("coach.label", { label: base, advice: note.advice }),
   };
 }

@@ -15,7 +15,7 @@ export const renderCard = (card, opts) => cardEl(card, opts);
 /**
  * One row of the board: six slots (the sixth marked), its bullhead total at the side. A plain
  * group, or with `choosable` a button that takes the row (`onChoose()`, `onKeydown(event)`).
- * `note`: an optional annotation of the choice (`{ el, className, label(base) }`, the coach's).
+ * `note`: an optional annotation of the choice (`{ el, className, label(base), title }`, the coach's).
  */
 export function renderRow(cards, index, { choosable = false, onChoose = null, onKeydown = null, note = null } = {}) {
   const total = totalBullheads(cards);
@@ -32,6 +32,7 @@ export function renderRow(cards, index, { choosable = false, onChoose = null, on
     return h("button", {
       type: "button", class: `row choosable${note ? ` ${note.className}` : ""}`, "data-row": index, "data-focus": `row-${index}`,
       "aria-label": note ? note.label(label) : label,
+      title: note ? note.title : null,
       on: { click: () => onChoose && onChoose(), keydown: (event) => onKeydown && onKeydown(event) },
     },
       h("span", { class: "row-slots" }, slots), totalEl);
@@ -134,7 +135,7 @@ export function renderSeats(seats) {
 /**
  * Your hand: a button per card (the chosen one lifted), one tab stop (`focus`), arrows and
  * digits through `onKeydown`. `onPlay(card)`, `onFocus(card)`. `annotate(card)` may add a
- * note to a card (`{ el, className, label(base) }`: the coach's figure and its words).
+ * note to a card (`{ el, className, label(base), title }`: the coach's figure and its words).
  */
 export function renderHand({ hand, chosen = null, canPlay = false, focus = null, phase, onPlay, onFocus, onKeydown, annotate = null }) {
   const cards = hand.map((card) => {
@@ -157,6 +158,7 @@ export function renderHand({ hand, chosen = null, canPlay = false, focus = null,
     });
     if (note) {
       el.setAttribute("aria-label", note.label(el.getAttribute("aria-label")));
+      if (note.title) el.title = note.title;
       el.append(note.el);
     }
     return el;
