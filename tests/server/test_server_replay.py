@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from nimmt.engine import bullheads
 from nimmt.records import replay_record
+from nimmt.server.replay import replay_steps
 
 GOLDEN = Path(__file__).parents[1] / "records" / "golden"
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
@@ -212,3 +213,12 @@ def test_pages_and_qr_code(client: TestClient) -> None:
     assert "Content-Security-Policy" in qr.headers
     assert f"<title>http://testserver/t/{code}</title>" in qr.text and "<path" in qr.text
     assert client.get("/t/ZZZZZZ/qr.svg").status_code == 404
+
+
+def test_the_client_tests_fixture_is_the_engine_replay_of_the_golden_game() -> None:
+    """tests/js/fixtures/full_game.replay.json, which the client's node tests step through, is
+    exactly what the server answers for tests/records/golden/full_game.json. After a deliberate
+    change, write it again with ``replay_steps`` (one step per line)."""
+    fixture = Path(__file__).parents[1] / "js" / "fixtures" / "full_game.replay.json"
+    expected = json.loads(json.dumps(replay_steps((GOLDEN / "full_game.json").read_text())))
+    assert json.loads(fixture.read_text()) == expected
