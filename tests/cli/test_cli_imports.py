@@ -48,6 +48,7 @@ def test_importing_the_cli_loads_no_bots_and_no_web_stack() -> None:
         ["--help"],
         ["replay", str(GOLDEN / "full_game.json"), "--json"],
         ["play", "--help"],
+        ["analyze", "--help"],
         ["bot", "--help"],
     ],
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from nimmt.bots.analysis import Analysis, Candidate, NoDecisionError, analyze
 from nimmt.bots.base import Bot
 from nimmt.bots.external import ProgramBot, is_program
 from nimmt.bots.levels import LEVELS, make_level
@@ -69,11 +70,15 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
 __all__ = [
     "BOT_NAMES",
     "LEVELS",
+    "Analysis",
     "Bot",
+    "Candidate",
     "GreedyBot",
     "MonteCarloBot",
+    "NoDecisionError",
     "ProgramBot",
     "RandomBot",
     "UnknownBotError",
+    "analyze",
     "make_bot",
 ]

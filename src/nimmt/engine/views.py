@@ -87,9 +87,13 @@ class SeatView:
         return pending is not None and pending.seat == self.seat
 
     def seen_cards(self) -> frozenset[int]:
-        """Every card this seat has seen this round: its hand, the row starters, all reveals."""
+        """Every card this seat has seen this round: its hand, the rows (with their starters), all
+        reveals. The rows count too: in a game set up from a position they hold cards that no
+        starter or reveal of this view names."""
         seen = set(self.hand)
         seen.update(self.round_rows)
+        for row in self.rows:
+            seen.update(row)
         for cards in self.played:
             seen.update(cards)
         if self.revealed is not None:

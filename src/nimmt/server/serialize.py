@@ -182,6 +182,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "round": table.game.round,
         "finished": table.finished,
         "created_at": iso(table.created_at),
+        "coach": table.coach,
     }
 
 

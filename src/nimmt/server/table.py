@@ -145,6 +145,8 @@ class LiveTable:
     needs_restore: bool = False
     """A change was applied here but could not be stored, nor the table rebuilt (the database
     was away): it must be rebuilt before anything else happens."""
+    coach: bool = False
+    """The table's creator allowed the coach for every seat."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))

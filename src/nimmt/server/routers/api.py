@@ -26,6 +26,7 @@ class CreateTableIn(BaseModel):
 
     seats: list[SeatIn]
     name: str | None = None
+    coach: bool = False
 
 
 class JoinIn(BaseModel):
@@ -58,7 +59,7 @@ async def create_table(
     quota: CreationQuota = request.app.state.create_quota
     stamp = quota.acquire(address)
     try:
-        code = await service.create_table(seats, creator=body.name)
+        code = await service.create_table(seats, creator=body.name, coach=body.coach)
     except BaseException:
         quota.release(address, stamp)  # refused tables do not count
         raise
@@ -94,6 +95,16 @@ async def game_record(
     code: str, service: ServiceDep, game: int | None = Query(default=None)
 ) -> dict[str, Any]:
     return await service.record(code, game)
+
+
+@router.get("/tables/{code}/analysis")
+async def game_analysis(
+    code: str,
+    service: ServiceDep,
+    seat: int = Query(),
+    game: int | None = Query(default=None),
+) -> dict[str, Any]:
+    return await service.game_analysis(code, seat, game)
 
 
 @router.post("/tables/{code}/rematch")

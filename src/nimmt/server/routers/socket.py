@@ -184,6 +184,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
         if kind == "ping":
             connection.send({"type": "pong", "request_id": request_id})
             return
+        if kind == "coach":  # answered to this connection alone, when the coach is done
+            await service.ask_coach(connection, request_id)
+            return
         if kind not in ACTIONS:
             raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
         version = data.get("version")
