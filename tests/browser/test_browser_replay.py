@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
@@ -231,3 +232,46 @@ def test_the_replay_speaks_german(
     expect(page.get_by_role("button", name="Nächster Schritt (Pfeil nach rechts)")).to_be_visible()
     page.goto(f"/t/{code}/replay#r1t0")
     expect(page.locator("#replay-position")).to_have_text("Runde 1 · das Austeilen")
+
+
+def test_the_coachs_analysis_overlays_the_hand_when_asked(
+    finished: tuple[str, dict[str, Any], dict[str, Any]], server: Server, new_page: Any
+) -> None:
+    code, _record, replay = finished
+    page = new_page()
+    page.goto(f"/t/{code}/replay#r1t2")
+    expect(page.locator(".coach-figure")).to_have_count(0)
+    toggle = page.get_by_role("button", name="Show the coach's analysis for Ana")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    step = next(
+        s for s in replay["steps"] if s["kind"] == "turn" and (s["round"], s["turn"]) == (1, 2)
+    )
+    hand = step["hands"][0]
+    # The analysis of a whole game takes the coach a while on a busy machine.
+    expect(page.locator(".replay-hand .coach-figure")).to_have_count(len(hand), timeout=180_000)
+
+    analysis = server.api("GET", f"/api/tables/{code}/analysis?seat=0")  # remembered by now
+    decision = next(
+        d for d in analysis["decisions"] if (d["round"], d["turn"], d["kind"]) == (1, 2, "card")
+    )
+    best = page.locator(".replay-hand-card", has=page.locator(".coach-figure.best"))
+    expect(best).to_have_count(1)
+    expect(best.locator(".card")).to_have_attribute("data-card", str(decision["best"]))
+    lowest = min(c["expected"] for c in decision["candidates"])
+    for candidate in decision["candidates"]:
+        if candidate["choice"] == decision["best"]:
+            continue
+        figure = page.locator(
+            f'.replay-hand-card:has(.card[data-card="{candidate["choice"]}"]) .coach-figure'
+        )
+        extra = Decimal(candidate["expected"] - lowest).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        expect(figure).to_have_text(f"+{extra}")  # as JavaScript's toFixed(1) rounds
+    note = page.locator(".coach-note")
+    if decision["loss"] > 0:
+        expect(note).to_contain_text(f"Playing {decision['chosen']} cost about")
+    else:
+        expect(note).to_contain_text(f"{decision['chosen']} was as good as")
+
+    toggle.click()
+    expect(page.locator(".coach-figure")).to_have_count(0)
