@@ -24,6 +24,7 @@ import {
   stepStatus,
 } from "./replay-model.js";
 import { STEP_MS, animateEvent } from "./table/animate.js";
+import { createAnnouncer } from "./table/announce.js";
 import {
   recordLink,
   renderBoard,
@@ -54,6 +55,7 @@ export function mountReplay(root, { code = null, game = null } = {}) {
     coach: new Map(), // seat -> analysis, or { error } / { loading: true }
   };
   let destroyed = false;
+  const say = createAnnouncer();
   let generation = 0; // bumped by every drawing: an animation of an older one stops
 
   const nameOf = (seat) => (s.replay ? s.replay.players[seat] : t("seat.empty_name", { number: seat + 1 }));
@@ -179,9 +181,8 @@ export function mountReplay(root, { code = null, game = null } = {}) {
   }
 
   function announcePosition() {
-    const live = root.querySelector("#replay-live");
     const step = s.replay && s.replay.steps[s.index];
-    if (live && step) live.textContent = `${positionText(step, t)}. ${stepStatus(step, words())}`;
+    if (step) say.announce(`${positionText(step, t)}. ${stepStatus(step, words())}`);
   }
 
   // ---------------------------------------------------------------- coach
@@ -231,9 +232,11 @@ export function mountReplay(root, { code = null, game = null } = {}) {
       return generation;
     }
     root.append(s.replay ? viewer(picture) : dropPage());
-    if (key) {
-      const target = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-      if (target && (focusWasHere || focus)) target.focus({ preventScroll: true });
+    if (key && (focusWasHere || focus)) {
+      let target = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+      // A step button that the step disabled (the first or last step): focus stays in the bar.
+      if (target && target.disabled) target = root.querySelector("#replay-position");
+      target?.focus({ preventScroll: true });
     }
     return generation;
   }
@@ -312,13 +315,12 @@ export function mountReplay(root, { code = null, game = null } = {}) {
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
         button("replay-first", t("replay.first"), "Home", 0, "|◀", s.index === 0),
         button("replay-prev", t("replay.previous"), "ArrowLeft", s.index - 1, "◀", s.index === 0),
-        h("span", { class: "replay-position table-info", id: "replay-position", text: positionText(step, t) }),
+        h("span", { class: "replay-position table-info", id: "replay-position", tabindex: "-1", "data-focus": "replay-position", text: positionText(step, t) }),
         button("replay-next", t("replay.next"), "ArrowRight", s.index + 1, "▶", s.index === last),
         button("replay-last", t("replay.last"), "End", last, "▶|", s.index === last)),
       h("div", { class: "table-tools" },
         renderSpeed(s.speed, (value) => { s.speed = value; safeSet("nimmt.speed", String(value)); render(); }),
         links),
-      h("p", { class: "visually-hidden", id: "replay-live", "aria-live": "polite" }),
       h("p", { class: "replay-hint muted", text: t("replay.keys_hint", { step: s.index + 1, count: steps.length }) }));
   }
 
@@ -410,6 +412,7 @@ export function mountReplay(root, { code = null, game = null } = {}) {
     destroy() {
       destroyed = true;
       generation += 1;
+      say.reset();
       document.removeEventListener("keydown", onKey);
       window.removeEventListener("hashchange", onHash);
     },
