@@ -187,13 +187,23 @@ export function mountReplay(root, { code = null, game = null } = {}) {
 
   // ---------------------------------------------------------------- coach
 
-  async function toggleCoach() {
+  function toggleCoach() {
     s.coachOn = !s.coachOn;
     render({ focus: "replay-coach" });
-    const seat = s.followed;
-    if (!s.coachOn || s.coach.has(seat)) return;
+    if (s.coachOn) loadCoach(s.followed);
+  }
+
+  function follow(seat) {
+    s.followed = seat;
+    render();
+    if (s.coachOn) loadCoach(seat);
+  }
+
+  /** The coach's review of `seat`'s decisions, asked once per seat (the server remembers it). */
+  async function loadCoach(seat) {
+    if (s.coach.has(seat)) return;
     s.coach.set(seat, { loading: true });
-    render({ focus: "replay-coach" });
+    render();
     const gameNumber = s.replay.meta ? s.replay.meta.game : null;
     try {
       const analysis = await api("GET", `/api/tables/${code}/analysis?seat=${seat}${gameNumber ? `&game=${gameNumber}` : ""}`);
@@ -350,7 +360,7 @@ export function mountReplay(root, { code = null, game = null } = {}) {
     const { cards, played } = handAt(step, s.followed);
     const select = h("select", {
       id: "replay-follow", "data-focus": "replay-follow",
-      on: { change: (event) => { s.followed = Number(event.target.value); render(); } },
+      on: { change: (event) => follow(Number(event.target.value)) },
     }, players.map((name, seat) => h("option", { value: String(seat), selected: seat === s.followed, text: name })));
     const best = cardCoach ? Math.min(...cardCoach.expected.values()) : null;
     const cardsEl = cards.map((card) => {
