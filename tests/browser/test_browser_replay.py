@@ -234,6 +234,7 @@ def test_the_replay_speaks_german(
     expect(page.locator("#replay-position")).to_have_text("Runde 1 · das Austeilen")
 
 
+@pytest.mark.slow  # the coach analyses two seats' whole games
 def test_the_coachs_analysis_overlays_the_hand_when_asked(
     finished: tuple[str, dict[str, Any], dict[str, Any]], server: Server, new_page: Any
 ) -> None:
@@ -273,5 +274,14 @@ def test_the_coachs_analysis_overlays_the_hand_when_asked(
     else:
         expect(note).to_contain_text(f"{decision['chosen']} was as good as")
 
-    toggle.click()
+    # Following another seat asks the coach about that seat.
+    page.locator("#replay-follow").select_option(label="Bot 2 (greedy)")
+    other = page.get_by_role("button", name="Show the coach's analysis for Bot 2 (greedy)")
+    expect(other).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".replay-hand .card")).to_have_count(len(step["hands"][1]))
+    expect(page.locator(".replay-hand .coach-figure")).to_have_count(
+        len(step["hands"][1]), timeout=180_000
+    )
+    other.click()
     expect(page.locator(".coach-figure")).to_have_count(0)
+    expect(page.locator(".coach-note")).to_have_count(0)
