@@ -110,7 +110,8 @@ export function mountBoard(root, code) {
           }))
       : null;
     const free = freeSeats(s.table);
-    root.append(h("div", { class: "board-page", style: { "--step": `${STEP_MS / s.speed}ms` } },
+    const many = view.names.length > 6 ? " many" : "";
+    root.append(h("div", { class: `board-page${many}${sheet ? " sheet-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
       h("header", { class: "board-head" },
         h("span", { class: "board-brand", text: t("app.brand_name") }),
         h("span", { class: "board-code", text: t("board.table", { code }) }),
