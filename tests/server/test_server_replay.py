@@ -222,3 +222,16 @@ def test_the_client_tests_fixture_is_the_engine_replay_of_the_golden_game() -> N
     fixture = Path(__file__).parents[1] / "js" / "fixtures" / "full_game.replay.json"
     expected = json.loads(json.dumps(replay_steps((GOLDEN / "full_game.json").read_text())))
     assert json.loads(fixture.read_text()) == expected
+
+
+def test_an_earlier_game_stays_replayable_after_a_rematch(client: TestClient) -> None:
+    code, token = create_table(client, SEATS)
+    finish_game(client, code, token)
+    first = client.get(f"/api/tables/{code}/replay").json()
+    assert client.post(f"/api/tables/{code}/rematch", json={"token": token}).status_code == 200
+    running = client.get(f"/api/tables/{code}/replay")  # game 2 is being played
+    assert running.status_code == 409 and error_of(running) == "game_not_finished"
+    earlier = client.get(f"/api/tables/{code}/replay?game=1")
+    assert earlier.status_code == 200 and earlier.json() == first
+    missing = client.get(f"/api/tables/{code}/replay?game=3")
+    assert missing.status_code == 404 and error_of(missing) == "game_not_found"
