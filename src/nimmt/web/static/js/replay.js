@@ -38,8 +38,6 @@ import { speedFrom } from "./table/state.js";
 
 export const MAX_RECORD_BYTES = 256 * 1024; // the server's default limit for POST /api/replay
 
-const ANALYSIS = true; // the coach's review of a finished game (GET /api/tables/{code}/analysis)
-
 /** Mount the viewer. `code`: a table's finished game; null: a record file the reader brings. */
 export function mountReplay(root, { code = null, game = null } = {}) {
   const s = {
@@ -376,7 +374,8 @@ export function mountReplay(root, { code = null, game = null } = {}) {
           text: isBest ? t("replay.coach_best") : t("replay.coach_extra", { extra: extra.toFixed(1) }),
         }));
     });
-    const toggle = code && ANALYSIS && s.replay.finished
+    // The coach reviews a finished game of a table (GET /api/tables/{code}/analysis).
+    const toggle = code && s.replay.finished
       ? h("button", {
           type: "button", class: "chip", id: "replay-coach", "data-focus": "replay-coach", "aria-pressed": String(s.coachOn),
           text: t("replay.coach_toggle", { name: players[s.followed] }), on: { click: toggleCoach },
