@@ -1,7 +1,8 @@
 """Regenerate docs/screenshots/*.png: the start page and the web table (desktop and phone
 portrait) during a turn, at a row choice, and with the score sheet, a hand with the coach's
-figures, plus a rules page; and the assistant for a game with real cards (desktop and phone)
-while a turn is typed in and when a player must name the row they take.
+figures, plus a rules page; the assistant for a game with real cards (desktop and phone) while
+a turn is typed in and when a player must name the row they take; the replay viewer (desktop
+and phone) and the board view on a TV.
 
 It starts its own ``nimmt serve`` (fixed deal seed, bots without delay) on a free port with a
 throw-away database, and drives two people (Ana on a desktop, Ben on a phone) through Debian's
@@ -14,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import re
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,7 @@ from playwright.sync_api import sync_playwright
 from throwaway import free_port
 
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+TV = {"viewport": {"width": 1920, "height": 1080}}
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -220,6 +225,14 @@ def main() -> None:
             ana.screenshot(path=out / "score_sheet_desktop.png")
             ben.screenshot(path=out / "score_sheet_phone.png")
 
+            # The board on a TV between rounds: the rows of round 2, the sheet beside them.
+            tv = context(TV, "en-US")
+            tv.goto(f"/t/{code}/board")
+            tv.locator(".board-page .rows").wait_for()
+            tv.locator(".board-join img").evaluate("img => img.decode()")
+            settle(tv)
+            tv.screenshot(path=out / "board_tv.png")
+
             if options.game_over:
                 for page in pages.values():
                     page.evaluate("localStorage.setItem('nimmt.speed', '4')")
@@ -254,11 +267,50 @@ def main() -> None:
             rules.goto("/rules/fr#exemple")
             settle(rules)
             rules.screenshot(path=out / "rules_phone.png")
+            replay_shots(base, out, context)
             browser.close()
         finally:
             stop_server(server)
     for shot in sorted(out.glob("*.png")):
         print(shot)
+
+
+def replay_shots(base: str, out: Path, context: Any) -> None:
+    """A game of Ana (played by ``nimmt bot``) and three bots, finished, then replayed at a turn
+    where a row was taken: on a desktop in English, on a phone in German."""
+    seats = [
+        {"kind": "human"},
+        *({"kind": "bot", "bot": bot} for bot in ("medium", "greedy", "easy")),
+    ]
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps({"seats": seats}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        code = json.loads(answer.read())["code"]
+    subprocess.run(
+        [sys.executable, "-c", "from nimmt.cli import main; main()", "bot", f"{base}/t/{code}",
+         "--bot", "greedy", "--name", "Ana"],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    with urllib.request.urlopen(f"{base}/api/tables/{code}/replay", timeout=10) as answer:
+        steps = json.loads(answer.read())["steps"]
+    taken = next(
+        step for step in steps
+        if step["kind"] == "turn" and step["turn"] > 2
+        and any(event["type"] == "row_taken" for event in step["events"])
+    )  # fmt: skip
+    link = f"/t/{code}/replay#r{taken['round']}t{taken['turn']}"
+    for device, locale, name in (
+        (DESKTOP, "en-US", "replay_desktop"),
+        (PHONE, "de-DE", "replay_phone"),
+    ):
+        page = context(device, locale)
+        page.goto(link)
+        page.locator(".replay-lines").wait_for()
+        settle(page)
+        page.screenshot(path=out / f"{name}.png")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import { api } from "./js/api.js";
 import { mountAssist } from "./js/assist.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
+import { mountBoard } from "./js/board.js";
+import { mountReplay } from "./js/replay.js";
 import { mountStart } from "./js/start.js";
 import { mountTable } from "./js/table.js";
 
@@ -23,9 +25,13 @@ function translateStatic() {
 
 function route() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+  const other = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/(replay|board)\/?$/);
   if (view) view.destroy();
   clear(main);
   if (match) mountTableOrAssist(match[1].toUpperCase());
+  else if (other && other[2] === "board") view = mountBoard(main, other[1].toUpperCase());
+  else if (other) view = mountReplay(main, { code: other[1].toUpperCase(), game: new URLSearchParams(location.search).get("game") });
+  else if (/^\/replay\/?$/.test(location.pathname)) view = mountReplay(main);
   else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
   else {
     view = { rerender() {}, destroy() {} };

@@ -196,7 +196,8 @@ export function mountStart(root) {
             table.free_seats > 0
               ? h("button", { class: "button small", type: "button", text: t("start.join"), on: { click: () => join(table.code) } })
               : null,
-            h("a", { class: "button small ghost", href: `/t/${table.code}`, text: t("start.watch") }))),
+            h("a", { class: "button small ghost", href: `/t/${table.code}`, text: t("start.watch") }),
+            h("a", { class: "button small ghost", href: `/t/${table.code}/board`, text: t("board.open") }))),
       );
     }
     box.append(list);
@@ -209,7 +210,8 @@ export function mountStart(root) {
       h("div", { class: "hero-text" },
         h("h1", { text: t("start.title") }),
         h("p", { class: "lead", text: t("start.tagline") }),
-        h("p", {}, h("a", { href: `/rules/${document.documentElement.lang}`, text: t("start.read_rules") }))),
+        h("p", {}, h("a", { href: `/rules/${document.documentElement.lang}`, text: t("start.read_rules") })),
+        h("p", {}, h("a", { href: "/replay", id: "replay-link", text: t("replay.lobby_link") }))),
       h("div", { class: "hero-cards", "aria-hidden": "true" }, [7, 15, 30, 44, 55].map((card) => cardEl(card))));
 
     const nameField = h("div", { class: "field name-field" },
