@@ -246,3 +246,9 @@ def test_the_game_over_sheet_shows_the_three_costliest_decisions(
             "href",
             f"/t/{code}/replay?game=1#r{decision['round']}t{decision['turn']}",
         )
+    # The link opens the replay viewer at that very turn.
+    first = expected[0]
+    items.first.locator("a").click()
+    expect(ana.locator("#replay-position")).to_have_text(
+        f"Round {first['round']} · turn {first['turn']} of 10"
+    )
