@@ -194,3 +194,51 @@ def undo_across_the_row_choice(page: Any, key: str, turn: Turn) -> None:
     expect(page.locator(".assist-field").first).to_be_focused()
     page.keyboard.press("Enter")  # the same cards again, checked, placed
     choose_row(page, turn.row if turn.row is not None else 0)
+
+
+def test_the_rules_page_opens_the_real_cards_form(
+    new_page: Callable[..., Any], server: Server
+) -> None:
+    from playwright.sync_api import expect
+
+    page = new_page()
+    page.goto("/rules/en")
+    page.get_by_role("link", name="Real cards").click()
+    expect(page).to_have_url(re.compile(r"/assist$"))
+    form = page.locator("#real-cards-form")
+    expect(form).to_be_in_viewport()
+    expect(form.locator("input").first).to_be_focused()
+    # A name of 24 emoji sequences is one of 24 characters, as the server counts it.
+    names = form.locator("input.real-name")
+    names.nth(0).fill("👩‍👩‍👧‍👦" * 24)
+    names.nth(1).fill("Ben")
+    names.nth(2).fill("Cleo")
+    page.locator("#start-real-cards").click()
+    expect(page).to_have_url(re.compile(r"/t/[A-Z0-9]{6}$"))
+
+
+def test_the_tv_board_follows_a_game_with_real_cards(
+    new_page: Callable[..., Any], server: Server
+) -> None:
+    from playwright.sync_api import expect
+
+    page = new_page()
+    page.goto("/assist")
+    form = page.locator("#real-cards-form")
+    for index, name in enumerate(NAMES[:3]):
+        form.locator(f"#real-name-{index}").fill(name)
+    form.locator("#start-real-cards").click()
+    expect(entry(page, "rows/0/0")).to_be_visible()
+    code = page.locator("#table-code").inner_text()
+
+    board = new_page(viewport={"width": 1920, "height": 1080})
+    board.goto(f"/t/{code}/board")
+    for name in NAMES[:3]:
+        expect(board.locator(".board-page .seat-name-text", has_text=name)).to_have_count(1)
+    type_cards(page, [12, 37, 43, 58])
+    page.keyboard.press("Enter")
+    expect(board.locator(".board-page .rows .slot .card")).to_have_count(4)
+    type_cards(page, [14, 44, 61])
+    page.keyboard.press("Enter")
+    expect(board.locator(".board-page .rows .slot .card")).to_have_count(7)
+    expect(board.locator(".board-page .rows .row").nth(0)).to_contain_text("14")

@@ -33,6 +33,15 @@ function route() {
   else if (other) view = mountReplay(main, { code: other[1].toUpperCase(), game: new URLSearchParams(location.search).get("game") });
   else if (/^\/replay\/?$/.test(location.pathname)) view = mountReplay(main);
   else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
+  else if (/^\/assist\/?$/.test(location.pathname)) {
+    // The rules pages link here: the start page, opened at its "Real cards" form.
+    view = mountStart(main);
+    const form = main.querySelector("#real-cards-form");
+    if (form) {
+      form.scrollIntoView({ block: "start" });
+      form.querySelector("input")?.focus();
+    }
+  }
   else {
     view = { rerender() {}, destroy() {} };
     main.append(

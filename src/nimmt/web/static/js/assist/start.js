@@ -6,10 +6,10 @@
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { h } from "../dom.js";
 import { safeSet, t } from "../i18n.js";
+import { nameProblem } from "../names.js";
 
 const MIN_PLAYERS = 2;
 const MAX_PLAYERS = 10;
-const NAME_MAX = 24;
 
 /** The form's state lives here, so the start page can redraw it (a language change) at will. */
 export function realCardsForm({ firstName = () => "", rerender }) {
@@ -23,7 +23,7 @@ export function realCardsForm({ firstName = () => "", rerender }) {
     const names = state.names.map((name) => name.trim());
     const empty = names.findIndex((name) => !name);
     if (empty >= 0) return { text: t("assist.start_name_missing", { number: empty + 1 }), index: empty };
-    const long = names.findIndex((name) => name.length > NAME_MAX);
+    const long = names.findIndex((name) => nameProblem(name) === "too_long");
     if (long >= 0) return { text: t("errors.bad_name"), index: long };
     const folded = names.map((name) => name.toLocaleLowerCase());
     const twice = folded.findIndex((name, index) => folded.indexOf(name) !== index);
@@ -72,7 +72,7 @@ export function realCardsForm({ firstName = () => "", rerender }) {
           h("span", { class: "seat-number", "aria-hidden": "true", text: String(index + 1) }),
           h("label", { class: "visually-hidden", for: `real-name-${index}`, text: t("assist.start_player", { number: index + 1 }) }),
           h("input", {
-            id: `real-name-${index}`, type: "text", maxlength: NAME_MAX, autocomplete: "off", value: name,
+            id: `real-name-${index}`, type: "text", autocomplete: "off", value: name,
             placeholder: t("assist.start_player", { number: index + 1 }), class: "real-name",
             on: { input: (event) => { state.names[index] = event.target.value; } },
           }))));
