@@ -116,6 +116,11 @@ def test_the_coach_scores_every_card_and_row_and_never_plays(server: Server, new
     expect_figures(ana, answer, ".hand .card", "card")
     best = ana.locator(f'.hand .card[data-card="{answer["best"]}"]')
     expect(best).to_have_attribute("aria-label", re.compile(r"Coach: the best card.*confidence"))
+    worst = max(answer["candidates"], key=lambda candidate: candidate["extra"])
+    expect(ana.locator(f'.hand .card[data-card="{worst["choice"]}"]')).to_have_attribute(
+        "aria-label",
+        re.compile(rf"Coach: about {re.escape(one_decimal(worst['extra']))} bullheads more than"),
+    )
     # Nothing was chosen for her: the turn waits for Ana, as the server and her page say.
     expect(ana.locator(".hand .card.lifted")).to_have_count(0)
     expect(ana.locator(".hand .card[aria-pressed=true]")).to_have_count(0)
