@@ -21,15 +21,17 @@ from typing import Any
 
 # The browser tests' own way to start a server and launch Chromium, shared, not copied.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    free_port,
     start_server,
     stop_server,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
+
+from throwaway import free_port
 
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 PHONE = {
