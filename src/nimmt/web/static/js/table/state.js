@@ -152,6 +152,7 @@ export function clearSeat(s) {
   s.leaving = false;
   s.leaveRequest = null;
   s.pendingCard = null;
+  s.queuedCard = null;
   s.outbox = null;
 }
 
