@@ -38,6 +38,7 @@ export function createState(code, { token = null, joinName = "", speed = 1 } = {
     typed: "",
     typedTimer: null,
     lastMustChoose: false,
+    lastSheetShown: false, // the score sheet was drawn last time (focus goes to it when it opens)
     animating: false,
     lastEventsVersion: -1, // the newest `events` message taken in (a catch-up may repeat some)
     bots: null, // the bot levels (GET /api/bots), loaded when the leave dialog first opens
