@@ -122,8 +122,8 @@ describe("status and labels", () => {
 });
 
 describe("the end of the game", () => {
-  test("the next round may be the last from 56 on: the highest total and who has it", () => {
-    assert.equal(nextRoundWarning([10, 55, 40], words()), "");
+  test("the next round may be the last from 45 on: the highest total and who has it", () => {
+    assert.equal(nextRoundWarning([10, 44, 40], words()), "");
     assert.equal(nextRoundWarning([58, 12, 58], words(2)), "sheet.next_may_be_last(count=58,names=Ana & table.you())");
   });
 

@@ -7,7 +7,9 @@
 
 export const SPEEDS = [1, 2, 4];
 export const GAME_END = 66; // a round that ends with a total above this ends the game
-export const NEAR_END = 56; // from this total on, a player is close to 66: the round may be the last
+// From this total on a player is close to 66 and the round may be the last: 22 short of passing
+// 66, which one bad round often brings (the terminal's notice uses the same figure).
+export const NEAR_END = 45;
 export const RESYNC_ANIMATE_MAX = 12; // more missed events than this are summed up, not animated
 
 /** The speed a stored value asks for (1, 2 or 4; anything else: 1). */
@@ -88,7 +90,7 @@ export function seatScore(view, seat) {
   return { round, total };
 }
 
-/** Is this total close to the end of the game (NEAR_END or more)? */
+/** Is this total close to the end of the game (NEAR_END, 45, or more)? */
 export const nearEnd = (total) => total >= NEAR_END;
 
 /** May the round played with these totals (those before it) be the last? Someone is near the end. */
