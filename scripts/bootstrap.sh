@@ -10,5 +10,5 @@ fi
 uv() { python3 -m uv "$@"; }
 # Bytecode compiled once at install: every server, bot and test process then starts fast, even
 # where PYTHONDONTWRITEBYTECODE is set.
-uv sync --locked --quiet --compile-bytecode
+uv sync --locked --extra ai --quiet --compile-bytecode
 python3 -m uv run --locked --no-sync python -m compileall -q src

@@ -32,6 +32,7 @@ from nimmt.engine import (
     NUM_ROWS,
     CardNotInHandError,
     Game,
+    InvalidDealError,
     NoRowChoicePendingError,
     Phase,
     RoundLog,
@@ -241,31 +242,15 @@ def _is_card(value: object) -> bool:
 def _replay_round(game: Game, players: tuple[str, ...], entry: object, where: str) -> RoundSummary:
     if not isinstance(entry, Mapping):
         raise RecordError(f"{where}: a round is an object with rows, hands and turns")
-    rows = entry.get("rows")
-    if (
-        not isinstance(rows, list)
-        or len(rows) != NUM_ROWS
-        or not all(isinstance(row, list) and len(row) == 1 for row in rows)
-    ):
+    rows, hands = entry.get("rows"), entry.get("hands")
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise RecordError(f'{where}: "rows" must be {NUM_ROWS} one-card lists')
-    for row in rows:
-        if not _is_card(row[0]):
-            raise RecordError(f"{where}: row card {row[0]!r} is not a card from 1 to 104")
-    hands = entry.get("hands")
-    if not isinstance(hands, list) or len(hands) != len(players):
-        raise RecordError(
-            f'{where}: "hands" must hold one hand for each of the {len(players)} players'
-        )
-    for name, hand in zip(players, hands, strict=True):
-        if not isinstance(hand, list) or len(hand) != HAND_SIZE:
-            raise RecordError(f"{where}: {name} must be dealt {HAND_SIZE} cards")
-        for card in hand:
-            if not _is_card(card):
-                raise RecordError(f"{where}: {name} was dealt {card!r}, which is not a card")
+    if not isinstance(hands, list) or not all(isinstance(hand, list) for hand in hands):
+        raise RecordError(f'{where}: "hands" must be a list of each player\'s dealt cards')
     try:
         game.deal_cards(rows, hands)
-    except RuleError as error:
-        raise RecordError(f"{where}: {error}") from None
+    except InvalidDealError as error:  # the engine names the seat and card: word it with names
+        raise RecordError(f"{where}: {_deal_problem(error, players)}") from None
 
     turns = entry.get("turns", [])
     if not isinstance(turns, list):
@@ -284,6 +269,17 @@ def _replay_round(game: Game, players: tuple[str, ...], entry: object, where: st
     penalties = tuple(state.penalties)
     totals = tuple(base + penalty for base, penalty in zip(start_totals, penalties, strict=True))
     return RoundSummary(complete, penalties, totals, tuple(tuple(row) for row in state.rows))
+
+
+def _deal_problem(error: InvalidDealError, players: tuple[str, ...]) -> str:
+    if error.seat is None or error.seat >= len(players):
+        return str(error)
+    name = players[error.seat]
+    if error.card is None:
+        return f"{name} must be dealt {HAND_SIZE} cards"
+    if not _is_card(error.card):
+        return f"{name} was dealt {error.card!r}, which is not a card"
+    return str(error)
 
 
 def _replay_turn(

@@ -217,7 +217,7 @@ def test_a_whole_game_ends_with_the_winners_the_record_and_a_rematch(
 
     # The record of the finished game can be downloaded.
     link = sheet.locator("#download-record")
-    expect(link).to_have_attribute("href", f"/api/tables/{code}/record")
+    expect(link).to_have_attribute("href", f"/api/tables/{code}/record?game=1")
     record = ana.request.get(link.get_attribute("href") or "").json()
     assert record["format"] == "6nimmt-record"
     assert len(record["rounds"]) == len(view["score_sheet"])

@@ -1,8 +1,8 @@
 """The table fits the window: at 2, 4, 6 and 10 seats and at six window sizes (two laptops, a
 large screen, a phone upright and sideways, a small phone) the four rows, their totals, the
 status line and every card of the hand lie inside the window, nothing needs scrolling, no card
-is too small to read, and the hand, the rows, the status line, the players, the revealed cards
-and the score sheet never cover one another.
+is too small to read, and the hand, the rows, the status line, the players, the revealed cards,
+the last-turn strip and the score sheet never cover one another.
 
 One table per seat count (one person and greedy bots, the fixed deal of the test server), one
 page resized through the six sizes: once while the person chooses a card, once while they must
@@ -42,6 +42,7 @@ MEASURE = """() => {
     seats: all(".seat"),
     reveal: all(".reveal:not([hidden]) .reveal-item"),
     sheet: all(".table-page > .sheet"),
+    lastTurn: all("#last-turn"),
     page: {
       width: document.documentElement.scrollWidth,
       height: document.documentElement.scrollHeight,
@@ -88,7 +89,7 @@ def layout_problems(boxes: dict[str, Any], width: int, height: int) -> list[str]
             problems.append(f"hand card {index} is {card['width']:.0f}px wide")
     if boxes["slots"] and min(slot["width"] for slot in boxes["slots"]) < MIN_CARD_WIDTH:
         problems.append(f"row cards are {boxes['slots'][0]['width']:.0f}px wide")
-    groups = ["hand", "rows", "status", "seats", "reveal", "sheet"]
+    groups = ["hand", "rows", "status", "seats", "reveal", "sheet", "lastTurn"]
     for first, name in enumerate(groups):
         for other in groups[first + 1 :]:
             for a in boxes[name]:

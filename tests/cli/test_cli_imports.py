@@ -44,7 +44,13 @@ def test_importing_the_cli_loads_no_bots_and_no_web_stack() -> None:
 
 @pytest.mark.parametrize(
     "arguments",
-    [["--help"], ["replay", str(GOLDEN / "full_game.json"), "--json"], ["play", "--help"]],
+    [
+        ["--help"],
+        ["replay", str(GOLDEN / "full_game.json"), "--json"],
+        ["play", "--help"],
+        ["analyze", "--help"],
+        ["bot", "--help"],
+    ],
 )
 def test_help_and_replay_load_no_bots_and_no_web_stack(arguments: list[str]) -> None:
     code = (

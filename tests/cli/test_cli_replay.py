@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
+import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+
+from nimmt import terminal
 
 GOLDEN = Path(__file__).parents[1] / "records" / "golden"
 NIMMT = str(Path(sys.executable).with_name("nimmt"))
@@ -103,3 +109,53 @@ def test_unreadable_files(
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.startswith(message)
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def played_in_the_terminal(path: Path, name: str) -> Path:
+    """A whole game of ``nimmt play`` (answers chosen at random), recorded to ``path``."""
+    chooser = random.Random(4)
+    console = Console(file=io.StringIO())
+    status = terminal.run(
+        terminal.PlaySettings(players=3, seed=8, name=name, record=path),
+        console=console,
+        err_console=console,
+        ask=lambda question: str(chooser.choice(question.choices)),
+    )
+    assert status == 0
+    return path
+
+
+def test_the_person_of_a_terminal_game_is_told_as_in_the_game(tmp_path: Path) -> None:
+    record = played_in_the_terminal(tmp_path / "game.json", "You")
+    result = run("replay", str(record))
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert text.count("  You are dealt  ") == text.count("  Ada is dealt  ") >= 1
+    assert "You is dealt" not in text and "You's" not in text
+    assert re.search(r"^  Your \d+·\d (goes to|is the 6th)", text, re.MULTILINE)
+    assert "Told from" not in text  # the name already reads "you"
+
+
+def test_a_named_person_is_you_in_the_account_and_named_once(tmp_path: Path) -> None:
+    record = played_in_the_terminal(tmp_path / "game.json", "Zoe")
+    text = run("replay", str(record)).stdout
+    assert text.startswith('Told from Zoe\'s seat ("you" in this account).\n')
+    account = text.split("\n", 1)[1]
+    assert "  You are dealt  " in account and "Zoe is dealt" not in account
+    assert "Zoe's" not in account
+
+
+@pytest.mark.parametrize(("seat", "told"), [(1, "You"), (True, None), (4, None), ("1", None)])
+def test_only_a_valid_person_seat_is_told_as_you(
+    tmp_path: Path, seat: object, told: str | None
+) -> None:
+    record = json.loads((GOLDEN / "full_game.json").read_text())
+    record["meta"] = {"program": "nimmt play", "person_seat": seat}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    text = run("replay", str(path)).stdout
+    if told is None:
+        assert "You" not in text and "  Ben is dealt  1·1  11·5" in text
+    else:
+        assert "  You are dealt  1·1  11·5" in text and "Ben is dealt" not in text
+        assert "You take row 3: 42·1 (1 bullhead); 11 starts the row." in text

@@ -103,7 +103,7 @@ CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, An
         "deal-card",
         lambda: deal(hand=[*range(60, 69), 105]),
         InvalidDealError,
-        (None, 105, None, None),
+        (1, 105, None, None),
     ),
     (
         "deal-repeat",

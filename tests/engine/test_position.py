@@ -209,3 +209,13 @@ def test_a_game_from_a_position_has_no_record() -> None:
     game = Game.from_position(rows=ROWS, hands=HANDS)
     with pytest.raises(ValueError, match="set up from a position has no complete record"):
         to_record(game, ["a", "b"])
+
+
+def test_a_seat_has_seen_the_cards_on_the_rows_of_a_position() -> None:
+    rows = [[12, 14, 15], [37], [43, 44], [58, 61]]
+    game = Game.from_position(rows=rows, hands=[[1, 70], [2, 80]])
+    view = game.view(0)
+    on_rows = {card for row in rows for card in row}
+    assert on_rows <= view.seen_cards()
+    assert not on_rows & set(view.unseen_cards())
+    assert 80 in view.unseen_cards()  # the other seat's hand stays unseen

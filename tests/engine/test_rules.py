@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from nimmt.engine import Game, Phase
+from nimmt.engine import Game, Phase, RowTaken
 from nimmt.engine.core import RoundState
 
 
@@ -147,6 +147,22 @@ def test_turn_scenario_through_the_game(scenario: Scenario) -> None:
     assert game.phase is Phase.CHOOSING_CARDS
     assert game.rows == tuple(tuple(row) for row in scenario.expected_rows)
     assert game.penalties == tuple(scenario.expected_penalties)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda scenario: scenario.name)
+def test_turn_scenario_from_a_position(scenario: Scenario) -> None:
+    """Every scenario, rows as they stand mid-round, set up with ``Game.from_position``."""
+    used = {card for row in scenario.rows for card in row} | set(scenario.cards)
+    hands = [[card, *_filler(used, 1)] for card in scenario.cards]  # the round goes on after it
+    game = Game.from_position(rows=scenario.rows, hands=hands)
+    game.play_turn(scenario.cards, scenario.row_choice)
+    events = game.events
+    assert game.rows == tuple(tuple(row) for row in scenario.expected_rows)
+    assert game.penalties == tuple(scenario.expected_penalties)
+    taken = sum(len(event.cards) for event in events if isinstance(event, RowTaken))
+    assert taken == sum(len(row) for row in scenario.rows) + len(scenario.cards) - sum(
+        len(row) for row in scenario.expected_rows
+    )
 
 
 def test_worked_example_as_one_game() -> None:

@@ -227,8 +227,17 @@ def test_rematch_starts_a_new_game_with_the_same_seats(make_client) -> None:  # 
     with client.websocket_connect(f"/ws/{code}?token={tokens[2]}") as ws:
         over = ws.receive_json()
         assert over["view"]["phase"] == "game_over"
+        # Both people must agree (the bots always do): the first agreement only says so.
         ws.send_json({"type": "rematch", "version": over["version"]})
         events = receive_until(ws, lambda m: m["type"] == "events")
+        assert events["events"] == [
+            {"type": "rematch_vote", "seat": 2, "agree": True, "ready": [2]}
+        ]
+        agreed = client.post(f"/api/tables/{code}/rematch", json={"token": tokens[0]})
+        assert agreed.json()["game"] == 2
+        events = receive_until(
+            ws, lambda m: m["type"] == "events" and m["events"][0]["type"] == "rematch_started"
+        )
         assert events["events"][0] == {"type": "rematch_started", "game": 2}
         state = receive_until(
             ws, lambda m: m["type"] == "state" and m["view"]["phase"] == "choosing_cards"

@@ -44,7 +44,7 @@ def test_create_a_table(client: TestClient) -> None:
     assert summary["phase"] == "waiting" and summary["round"] == 0 and not summary["finished"]
     assert summary["seats"][1] == {
         "seat": 1, "kind": "bot", "name": "Bot 2 (greedy)", "bot": "greedy",
-        "occupied": True, "connected": True,
+        "bot_name": {"bot": "greedy", "number": 2}, "occupied": True, "connected": True,
     }  # fmt: skip
     assert summary["seats"][0]["occupied"] is False and summary["seats"][0]["name"] is None
 

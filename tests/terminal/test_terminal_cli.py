@@ -186,3 +186,11 @@ def test_record_with_force_overwrites_the_file(tmp_path: Path) -> None:
     assert status == 1
     assert err == f"error: input ended before the game was over; the record is in {record}\n"
     assert not replay_record(record.read_text(encoding="utf-8")).finished
+
+
+def test_the_help_offers_the_coach_and_the_prompts_commands() -> None:
+    result = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    words = " ".join(result.output.replace("│", " ").split())
+    assert "--coach" in words and "it never chooses for you" in words
+    assert "? for help, s for the score sheet so far, l for this round's turns" in words

@@ -9,6 +9,11 @@ rotation of a game is dealt the same sequence of rounds for as long as it lasts.
 Deals, and the bots' own random choices, are drawn from generators seeded by the arena's seed
 and the block, rotation and bot, never from shared state, so a run gives the same games whatever
 the number of worker processes.
+
+A ``cmd:COMMAND`` bot (:mod:`nimmt.bots.external`) is one program for the whole match, started
+once and asked for every game it sits in; a match with such a bot is played in this process
+alone, whatever ``jobs`` says, so that every program is stopped on every way out of
+:func:`play_match`.
 """
 
 from __future__ import annotations
@@ -16,14 +21,16 @@ from __future__ import annotations
 import multiprocessing
 import random
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from nimmt.arena.referee import GamePlay, play_deal, play_game
 from nimmt.arena.stats import Estimate, summarize
-from nimmt.bots import Bot, make_bot
+from nimmt.bots import Bot, ProgramBot, make_bot
+from nimmt.bots.external import DEFAULT_MOVE_TIME, is_program
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS, deal_cards
 
 
@@ -41,6 +48,8 @@ class Match:
     whole_games: bool = False
     """False: each block is one deal (a round); True: each block is a whole game."""
     keep_records: bool = False
+    move_time: float = DEFAULT_MOVE_TIME
+    """Seconds a program bot (``cmd:COMMAND``) may take for one decision."""
 
 
 @dataclass(slots=True)
@@ -79,8 +88,9 @@ def check_match(match: Match) -> None:
         make_bot(name, 0)
 
 
-def play_block(match: Match, block: int) -> BlockResult:
-    """Play block ``block`` of ``match`` in every rotation of the seats."""
+def play_block(match: Match, block: int, programs: Mapping[int, Bot] | None = None) -> BlockResult:
+    """Play block ``block`` of ``match`` in every rotation of the seats; ``programs`` holds the
+    running program bot of each ``cmd:`` entry of ``match.bots`` (by its index there)."""
     seats = len(match.bots)
     result = BlockResult(block, [], [0.0] * seats, [0] * seats, 0)
     rows, hands = deal_cards(deal_rng(match.seed, block), seats)
@@ -88,7 +98,10 @@ def play_block(match: Match, block: int) -> BlockResult:
         # The bot given i-th sits at seat (i + rotation) % seats.
         order = [(seat - rotation) % seats for seat in range(seats)]
         bots: list[Bot] = [
-            make_bot(match.bots[i], bot_rng(match.seed, block, rotation, i)) for i in order
+            programs[i]
+            if programs is not None and i in programs
+            else make_bot(match.bots[i], bot_rng(match.seed, block, rotation, i))
+            for i in order
         ]
         play: GamePlay
         if match.whole_games:
@@ -133,24 +146,35 @@ def play_match(
     jobs: int = 1,
     on_block: Callable[[BlockResult], None] | None = None,
 ) -> list[BlockResult]:
-    """Play every block of ``match`` (in ``jobs`` worker processes when more than one), calling
-    ``on_block`` as each one finishes; the results come back in block order."""
+    """Play every block of ``match`` (in ``jobs`` worker processes when more than one, unless a
+    bot is a program), calling ``on_block`` as each one finishes; the results come back in block
+    order. A program bot that fails raises :class:`~nimmt.bots.external.ProgramBotError`."""
     check_match(match)
     results: list[BlockResult] = []
-    if jobs <= 1:
+
+    def finished(result: BlockResult) -> None:
+        results.append(result)
+        if on_block is not None:
+            on_block(result)
+
+    if any(is_program(name) for name in match.bots):
+        with ExitStack() as programs:
+            running: dict[int, Bot] = {
+                index: programs.enter_context(ProgramBot(name, move_time=match.move_time))
+                for index, name in enumerate(match.bots)
+                if is_program(name)
+            }
+            for block in range(match.blocks):
+                finished(play_block(match, block, running))
+    elif jobs <= 1:
         for block in range(match.blocks):
-            result = play_block(match, block)
-            results.append(result)
-            if on_block is not None:
-                on_block(result)
+            finished(play_block(match, block))
     else:
         # A multiprocessing pool rather than concurrent.futures: on Ctrl-C it can be terminated
         # at once, whereas an executor waits at exit for its workers' queued blocks.
         with multiprocessing.Pool(jobs, initializer=_leave_interrupts_to_parent) as pool:
             for result in pool.imap_unordered(partial(play_block, match), range(match.blocks)):
-                results.append(result)
-                if on_block is not None:
-                    on_block(result)
+                finished(result)
     results.sort(key=lambda result: result.index)
     return results
 

@@ -14,7 +14,7 @@ from typer._click import Context
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from nimmt.cli import arena, assist, play, replay, serve
+from nimmt.cli import analyze, arena, assist, bot, play, replay, serve
 
 
 class _Group(TyperGroup):
@@ -67,6 +67,8 @@ app.command("replay", cls=_Command)(replay.replay)
 app.command("arena", cls=_Command)(arena.arena)
 app.command("serve", cls=_Command)(serve.serve)
 app.command("assist", cls=_Command)(assist.assist)
+app.command("analyze", cls=_Command)(analyze.analyze)
+app.command("bot", cls=_Command)(bot.bot)
 
 
 def version() -> str:

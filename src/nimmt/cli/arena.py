@@ -3,7 +3,8 @@
 Plays every deal once for every rotation of the seats, in parallel worker processes, and prints
 each bot's mean bullheads, its paired ``vs_others`` figure with 95% intervals (each deal's
 rotations as one block), its tie-split win share and its thinking time per decision. ``--games``
-plays whole games (to more than 66) instead of single deals.
+plays whole games (to more than 66) instead of single deals. A bot may be a separate program,
+``cmd:COMMAND`` (docs/bots.md); a match with one is played in one process.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ import typer
 
 from nimmt.cli.errors import fail
 
+DEFAULT_MOVE_TIME = 10.0
+"""Seconds a ``cmd:`` bot may think per decision: :data:`nimmt.bots.external.DEFAULT_MOVE_TIME`,
+named here so that the help does not import the bots."""
+MAX_MOVE_TIME = 86400.0
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
@@ -28,7 +34,9 @@ def arena(
     bots: Annotated[
         list[str],
         typer.Argument(
-            metavar="BOT...", help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …"
+            metavar="BOT...",
+            help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …, or cmd:COMMAND "
+            "for your own program (docs/bots.md).",
         ),
     ],
     deals: Annotated[
@@ -53,6 +61,14 @@ def arena(
             metavar="N", help="Play this many whole games (to more than 66) instead of deals."
         ),
     ] = None,
+    move_time: Annotated[
+        float,
+        typer.Option(
+            "--move-time",
+            metavar="SECONDS",
+            help="Time a cmd: bot may take for one decision before the run stops.",
+        ),
+    ] = DEFAULT_MOVE_TIME,
 ) -> None:
     """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""
     # Imported here so that the other commands start without loading the bots and numpy.
@@ -60,7 +76,10 @@ def arena(
 
     from nimmt.arena import ArenaError, Match, check_match, play_match, report
     from nimmt.bots import UnknownBotError
+    from nimmt.bots.external import ProgramBotError
 
+    if not 0 < move_time <= MAX_MOVE_TIME:
+        fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 1:
         fail("--jobs must be at least 1")
@@ -72,6 +91,7 @@ def arena(
         seed=seed,
         whole_games=games is not None,
         keep_records=record is not None,
+        move_time=move_time,
     )
     try:
         check_match(match)
@@ -99,6 +119,8 @@ def arena(
         # Ctrl-C: one line and the conventional status 130, as `nimmt play` does.
         typer.echo("error: interrupted", err=True)
         raise typer.Exit(130) from None
+    except ProgramBotError as error:
+        fail(str(error))
     except OSError as error:
         fail(f"cannot write a record: {error}")
     figures = report(match, results)

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from nimmt.cli.arena import DEFAULT_MOVE_TIME, MAX_MOVE_TIME
 from nimmt.cli.errors import fail
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.terminal import DEFAULT_DELAY
@@ -39,7 +40,7 @@ def play(
             "--bots",
             metavar="KIND[,KIND...]",
             help="The bots' kind: one for every bot, or one per bot seat, comma-separated "
-            f"({', '.join(BOT_NAMES)}).",
+            f"({', '.join(BOT_NAMES)}, or cmd:COMMAND for your own program).",
         ),
     ] = DEFAULT_BOT,
     name: Annotated[
@@ -69,6 +70,15 @@ def play(
             "--force", metavar="", help="Let --record overwrite a FILE that already exists."
         ),
     ] = False,
+    coach: Annotated[
+        bool,
+        typer.Option(
+            "--coach",
+            metavar="",
+            help="Before each card and row choice, show what each choice is expected to cost "
+            "you, the best marked (it never chooses for you).",
+        ),
+    ] = False,
     delay: Annotated[
         float | None,
         typer.Option(
@@ -78,8 +88,20 @@ def play(
             "terminal, 0 otherwise).",
         ),
     ] = None,
+    move_time: Annotated[
+        float,
+        typer.Option(
+            "--move-time",
+            metavar="SECONDS",
+            help="Time a cmd: bot may take for one decision before the game stops.",
+        ),
+    ] = DEFAULT_MOVE_TIME,
 ) -> None:
-    """Play a game of 6 nimmt! against bots in the terminal."""
+    """Play a game of 6 nimmt! against bots in the terminal.
+
+    At the card prompt, type a card's number to play it, or ? for help, s for the score sheet so
+    far, l for this round's turns.
+    """
     from rich.console import Console
 
     from nimmt.bots import UnknownBotError, make_bot
@@ -111,7 +133,24 @@ def play(
     if delay is None:
         delay = 0.0 if fast or not console.is_terminal else DEFAULT_DELAY
     settings = PlaySettings(
-        players=players, bots=kinds, name=person, seed=seed, delay=delay, record=record
+        players=players,
+        bots=kinds,
+        name=person,
+        seed=seed,
+        delay=delay,
+        record=record,
+        coach=coach,
     )
-    status = run(settings, console=console, err_console=Console(stderr=True, highlight=False))
+    if not 0 < move_time <= MAX_MOVE_TIME:
+        fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")
+    from nimmt.bots.external import ProgramBotError, ProgramScope
+
+    # The scope stops every cmd: bot the game started, however the game ends.
+    with ProgramScope(move_time):
+        try:
+            status = run(
+                settings, console=console, err_console=Console(stderr=True, highlight=False)
+            )
+        except ProgramBotError as error:
+            fail(str(error))
     raise typer.Exit(status)

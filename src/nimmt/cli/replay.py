@@ -3,8 +3,9 @@
 The record and the ``--json`` object are described in docs/formats.md, sections 1 and 2.
 
 With ``--json`` it prints one JSON object for programs; without, a turn-by-turn account for a
-person. ``FILE`` may be ``-`` for standard input. An invalid record: exit status 1, nothing on
-standard output, one ``error: ...`` line on standard error naming where the problem is.
+person, in which the person who played a ``nimmt play`` game is "you", as in the game itself.
+``FILE`` may be ``-`` for standard input. An invalid record: exit status 1, nothing on standard
+output, one ``error: ...`` line on standard error naming where the problem is.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def replay(
     if as_json:
         typer.echo(json.dumps(replayed.summary()))
     else:
-        tell(replayed, Console(highlight=False))
+        tell(replayed, Console(highlight=False), person=person_seat(text, len(replayed.players)))
 
 
 def _read(file: str) -> str:
@@ -60,18 +61,34 @@ def _read(file: str) -> str:
         fail(f"{file}: {error.strerror or error}")
 
 
-def tell(replayed: ReplayedGame, console: Console) -> None:
+def person_seat(text: str, players: int) -> int | None:
+    """The seat of the person who played the recorded game with ``nimmt play``, which its
+    ``meta.person_seat`` names (docs/formats.md); ``None`` for any other record."""
+    meta = json.loads(text).get("meta")
+    seat = meta.get("person_seat") if isinstance(meta, dict) else None
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
+        return seat
+    return None
+
+
+def tell(replayed: ReplayedGame, console: Console, *, person: int | None = None) -> None:
     """The game turn by turn, from the replayed game's events, told by the terminal game's
-    narrator with every seat by name, and each round's dealt hands first."""
+    narrator, and each round's dealt hands first. Every seat is told by name, but ``person``
+    (the one who played it in the terminal) as "you", in the words the game itself used."""
     names = replayed.players
     game = replayed.game
-    narrator = Narrator(console, names, pause=lambda: None, person=None)
+    narrator = Narrator(console, names, pause=lambda: None, person=person)
+    if person is not None and names[person] != narrator.who(person):
+        console.print(Text(f'Told from {names[person]}\'s seat ("you" in this account).'))
     turn = 0
     for event in game.events:
         if isinstance(event, RoundDealt):
             console.rule(f"[bold]Round {event.round}")
-            for name, hand in zip(names, game.history[event.round - 1].hands, strict=True):
-                console.print(Text.assemble(f"  {name} is dealt  ", cards_text(sorted(hand))))
+            for seat, hand in enumerate(game.history[event.round - 1].hands):
+                dealt = "are dealt" if seat == person else "is dealt"
+                console.print(
+                    Text.assemble(f"  {narrator.who(seat)} {dealt}  ", cards_text(sorted(hand)))
+                )
             console.print(Text.assemble("  Rows:  ", cards_text(event.rows, " | ")))
             narrator.start_round(event.rows)
             continue

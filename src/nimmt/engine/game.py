@@ -319,9 +319,10 @@ class Game:
         if seat is not None:
             self._check_seat(seat)
         log = self.history[-1] if self.history else None
-        resolved = [turn.cards for turn in log.turns] if log is not None else []
-        if self._revealed is not None and resolved:
-            resolved.pop()  # the turn awaiting a row choice is shown as ``revealed``
+        turns = list(log.turns) if log is not None else []
+        if self._revealed is not None and turns:
+            turns.pop()  # the turn awaiting a row choice is shown as ``revealed``
+        resolved = [turn.cards for turn in turns]
         return SeatView(
             seat=seat,
             players=self.players,
@@ -342,6 +343,7 @@ class Game:
                 entry.penalties for entry in self.history if entry.penalties is not None
             ),
             outcome=self.outcome,
+            chosen_rows=tuple(turn.row for turn in turns),
         )
 
     def spectator_view(self) -> SeatView:
@@ -376,14 +378,18 @@ class Game:
                     f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}",
                     seat=seat,
                 )
-        cards = [row[0] for row in rows] + [card for hand in hands for card in hand]
-        for card in cards:
+        owners: list[tuple[int | None, object]] = [(None, row[0]) for row in rows]
+        owners += [(seat, card) for seat, hand in enumerate(hands) for card in hand]
+        for owner, card in owners:
             if isinstance(card, bool) or not isinstance(card, int):
-                raise errors.InvalidDealError(f"{card!r} is not a card number", card=card)
+                raise errors.InvalidDealError(
+                    f"{card!r} is not a card number", seat=owner, card=card
+                )
             if not LOWEST_CARD <= card <= HIGHEST_CARD:
                 raise errors.InvalidDealError(
-                    f"there is no card {card}: cards are 1 to 104", card=card
+                    f"there is no card {card}: cards are 1 to 104", seat=owner, card=card
                 )
+        cards = [row[0] for row in rows] + [card for hand in hands for card in hand]
         if len(set(cards)) != len(cards):
             repeated = sorted({card for card in cards if cards.count(card) > 1})
             raise errors.InvalidDealError(

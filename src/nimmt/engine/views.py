@@ -73,6 +73,10 @@ class SeatView:
     score_sheet: tuple[tuple[int, ...], ...]
     """Each completed round's penalties, by seat."""
     outcome: Outcome | None
+    chosen_rows: tuple[int | None, ...] = ()
+    """For each turn of :attr:`played`: the row its lowest card's player chose to take (that
+    card was below every row), else ``None``. Public, like the turn itself: with
+    :attr:`round_rows` and :attr:`played` it tells where every card of the round went."""
 
     def legal_cards(self) -> tuple[int, ...]:
         """The cards this seat may play now (none if it has chosen or it is not its move)."""
@@ -87,9 +91,13 @@ class SeatView:
         return pending is not None and pending.seat == self.seat
 
     def seen_cards(self) -> frozenset[int]:
-        """Every card this seat has seen this round: its hand, the row starters, all reveals."""
+        """Every card this seat has seen this round: its hand, the rows (with their starters), all
+        reveals. The rows count too: in a game set up from a position they hold cards that no
+        starter or reveal of this view names."""
         seen = set(self.hand)
         seen.update(self.round_rows)
+        for row in self.rows:
+            seen.update(row)
         for cards in self.played:
             seen.update(cards)
         if self.revealed is not None:

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp
 
 from nimmt.server.botpool import BotPool, BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus, RedisBus
+from nimmt.server.coach import CoachPool, CoachRunner, InlineCoach
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers import api, pages, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         bots: BotRunner = (
             BotPool(settings.bot_processes) if settings.bot_processes > 0 else InlineBots()
         )
+        coach: CoachRunner = CoachPool() if settings.bot_processes > 0 else InlineCoach()
         bus: Bus = RedisBus(settings.bus) if settings.bus else LocalBus()
         service = GameService(
             store,
@@ -100,6 +102,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
             idle_seconds=settings.idle_minutes * 60,
             max_queue=settings.max_queue,
             watchdog_seconds=settings.watchdog_seconds,
+            coach=coach,
         )
         app.state.service = service
         await service.start()

@@ -48,10 +48,10 @@ def decide(bot: str, seed: int, view: SeatView) -> int:
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
 
-def _start_worker(server: int) -> None:
+def _start_worker(server: int, niceness: int = WORKER_NICENESS) -> None:
     """In each worker: a lower priority, and a watch on the server process."""
     with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     threading.Thread(target=_exit_with, args=(server,), daemon=True, name="orphan watch").start()
 
 

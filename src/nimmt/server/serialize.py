@@ -50,8 +50,19 @@ class SeatLeft:
     bot: str | None
 
 
-TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft
-TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft)
+@dataclasses.dataclass(frozen=True, slots=True)
+class RematchVote:
+    """After game over, the person at ``seat`` agreed to play again (``agree``) or took the
+    agreement back; ``ready``: every seat that agrees now. The new game starts when every
+    person seated agrees (bots always do)."""
+
+    seat: int
+    agree: bool
+    ready: tuple[int, ...]
+
+
+TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote
+TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, RematchVote)
 """The server's own events: public, every listener sees them."""
 
 
@@ -113,6 +124,7 @@ def view_to_json(
         "must_choose_row": view.must_choose_row,
         "round_rows": view.round_rows,
         "played": view.played,
+        "chosen_rows": view.chosen_rows,
         "penalties": view.penalties,
         "totals": view.totals,
         "score_sheet": view.score_sheet,
@@ -173,6 +185,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
                 "kind": seat.kind,
                 "name": seat.name,
                 "bot": seat.bot,
+                "bot_name": _bot_name(seat.seat, seat.bot, seat.name),
                 "occupied": seat.kind == "bot" or seat.token_hash is not None,
                 "connected": seat.kind == "bot" or seat.seat in connected,
             }
@@ -181,8 +194,28 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "phase": table.phase,
         "round": table.game.round,
         "finished": table.finished,
+        "rematch": (
+            {"ready": sorted(table.rematch_ready), "needed": table.people_seats()}
+            if table.finished
+            else None
+        ),
         "created_at": iso(table.created_at),
+        "coach": table.coach,
     }
+
+
+def bot_display_name(bot: str, seat: int) -> str:
+    """A bot seat's name as the server stores it (in English; clients translate it from
+    ``bot_name`` in the table's summary)."""
+    return f"Bot {seat + 1} ({bot})"
+
+
+def _bot_name(seat: int, bot: str | None, name: str | None) -> dict[str, Any] | None:
+    """The parts of a bot seat's own name (``Bot 3 (greedy)``), so that a client can say it in
+    its reader's language: ``None`` for a person's seat, or a person's name a bot plays on."""
+    if bot is None or name != bot_display_name(bot, seat):
+        return None
+    return {"bot": bot, "number": seat + 1}
 
 
 def open_table_entry(entry: OpenTable) -> dict[str, Any]:

@@ -42,8 +42,9 @@ from nimmt.records import to_record
 from nimmt.server import serialize
 from nimmt.server.botpool import BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus
+from nimmt.server.coach import CoachDesk, CoachRunner, InlineCoach, Question, has_decision
 from nimmt.server.errors import ServiceError, rule_error
-from nimmt.server.serialize import error_message
+from nimmt.server.serialize import bot_display_name, error_message
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
@@ -59,7 +60,6 @@ from nimmt.server.table import (
     Connection,
     LiveTable,
     SeatSpec,
-    bot_display_name,
     clean_name,
     hash_token,
     new_code,
@@ -74,7 +74,9 @@ BOT_RETRY_SECONDS = 2.0
 DEFAULT_LEAVE_BOT = "medium"
 CONFLICT_RETRIES = 5
 """How often an action is checked again after another process changed the table first."""
-PERSON_ACTIONS = frozenset({"join", "leave", "play", "retract", "choose_row", "rematch"})
+PERSON_ACTIONS = frozenset(
+    {"join", "leave", "play", "retract", "choose_row", "rematch", "rematch_vote"}
+)
 
 
 class _Behind(Exception):
@@ -168,6 +170,7 @@ class GameService:
         idle_seconds: float = 1800.0,
         max_queue: int = 64,
         watchdog_seconds: float = 5.0,
+        coach: CoachRunner | None = None,
     ) -> None:
         self.storage = storage
         self.retry_seconds = retry_seconds
@@ -175,6 +178,7 @@ class GameService:
         self.deal_seed = deal_seed
         self.bot_names = tuple(bot_names)
         self.bots: BotRunner = bots if bots is not None else InlineBots()
+        self.coach = CoachDesk(coach if coach is not None else InlineCoach())
         self.bus: Bus = bus if bus is not None else LocalBus()
         self.idle_seconds = idle_seconds
         self.max_queue = max_queue
@@ -203,6 +207,7 @@ class GameService:
         a table is loaded by whichever process is asked for it first."""
         await self.bus.start(self._on_bus_change, self._resync_all)
         self._spawn(self._start_bots(), "bot workers")
+        self._spawn(self._start_coach(), "coach worker")
         if not self._shared:
             since = self._clock() - timedelta(seconds=self.idle_seconds)
             for code in await self._read(self.storage.active_codes, since):
@@ -215,6 +220,12 @@ class GameService:
         except Exception:
             log.exception("the bot workers did not start; they will be started when needed")
 
+    async def _start_coach(self) -> None:
+        try:
+            await self.coach.runner.start()
+        except Exception:
+            log.exception("the coach's worker did not start; it will be started when needed")
+
     async def close(self) -> None:
         self._closed = True
         tasks = [task for table in self._tables.values() for task in table.bot_tasks.values()]
@@ -225,6 +236,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.bus.close()
+        await self.coach.close()
         await self.bots.close()
         await self.writer.close()
         self._reads.shutdown(wait=False)
@@ -254,9 +266,12 @@ class GameService:
 
     # ---------------------------------------------------------------------- tables
 
-    async def create_table(self, seats: Sequence[SeatSpec], creator: object = None) -> str:
+    async def create_table(
+        self, seats: Sequence[SeatSpec], creator: object = None, *, coach: bool = False
+    ) -> str:
         """A new table; its code. The seats are checked here (count, one human, known bots), and
-        the ``creator``'s name if one is given, so that a bad name creates no table."""
+        the ``creator``'s name if one is given, so that a bad name creates no table. ``coach``:
+        every seated person may ask the coach (:meth:`ask_coach`)."""
         if creator is not None:
             clean_name(creator)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
@@ -283,7 +298,11 @@ class GameService:
         for _attempt in range(20):
             code = new_code()
             record = TableRecord(
-                code, created, tuple(records), TableStatus(0, 1, "waiting", 0, False, created)
+                code,
+                created,
+                tuple(records),
+                TableStatus(0, 1, "waiting", 0, False, created),
+                coach=coach,
             )
             try:
                 await self.writer.create_table(record)
@@ -347,6 +366,7 @@ class GameService:
         table = LiveTable(record.code, record.created_at, list(record.seats))
         table.game_number = record.status.game
         table.last_active_at = record.status.last_active_at
+        table.coach = record.coach
         return table
 
     async def _restore(self, table: LiveTable, record: TableRecord | None = None) -> None:
@@ -526,8 +546,10 @@ class GameService:
         row: int | None = None,
         version: int | None = None,
         bot: str | None = None,
+        agree: bool = True,
     ) -> None:
-        """A person's action (``play``, ``retract``, ``choose_row``, ``rematch``, ``leave``)."""
+        """A person's action (``play``, ``retract``, ``choose_row``, ``rematch``, ``leave``);
+        ``rematch`` is a vote: ``agree`` False takes the agreement back."""
         table = await self._table(code)
         for _attempt in range(CONFLICT_RETRIES):
             async with table.lock:
@@ -540,8 +562,9 @@ class GameService:
                     raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
                 try:
                     await self._act_locked(
-                        table, seat, kind, card=card, row=row, version=version, bot=bot
-                    )
+                        table, seat, kind, card=card, row=row, version=version, bot=bot,
+                        agree=agree,
+                    )  # fmt: skip
                 except _Behind:
                     continue
                 return
@@ -557,6 +580,7 @@ class GameService:
         row: int | None = None,
         version: int | None = None,
         bot: str | None = None,
+        agree: bool = True,
     ) -> None:
         if version is not None and not table.decision_version <= version <= table.version:
             raise ServiceError(
@@ -567,16 +591,15 @@ class GameService:
         if kind == "leave":
             await self._leave(table, seat, bot)
             return
+        if kind == "rematch" and table.finished:
+            await self._vote_rematch(table, seat, agree)
+            return
         if not table.full:
             raise ServiceError(
                 "waiting_for_players", "Not all seats are taken yet: no cards are dealt.", 409
             )
         if kind == "rematch":
-            if not table.finished:
-                raise ServiceError("wrong_phase", "A rematch can start only after game over.", 409)
-            await self._commit(table, self._action(table, "rematch", game=table.game_number + 1))
-            await self._follow_up(table)
-            return
+            raise ServiceError("wrong_phase", "A rematch can start only after game over.", 409)
         if (kind == "play" and card is None) or (kind == "choose_row" and row is None):
             raise ServiceError("malformed", f"A {kind} needs its card or row.", 422)
         if (
@@ -591,6 +614,20 @@ class GameService:
         except RuleError as error:
             raise rule_error(error) from None
         await self._follow_up(table)
+
+    async def _vote_rematch(self, table: LiveTable, seat: int, agree: bool) -> None:
+        """After game over, ``seat`` agrees to play again (or takes it back): stored as a
+        ``rematch_vote``; the new game starts with the last person's agreement."""
+        if (seat in table.rematch_votes) != agree:
+            data = {"agree": agree}
+            await self._commit(table, self._action(table, "rematch_vote", seat=seat, data=data))
+        await self._rematch_if_agreed(table)
+
+    async def _rematch_if_agreed(self, table: LiveTable) -> None:
+        """Start the next game once every person seated agreed (bots always agree)."""
+        if table.rematch_agreed:
+            await self._commit(table, self._action(table, "rematch", game=table.game_number + 1))
+            await self._follow_up(table)
 
     async def _leave(self, table: LiveTable, seat: int, bot: str | None) -> None:
         """The person at ``seat`` leaves: before the first deal the seat is free again; during a
@@ -608,13 +645,20 @@ class GameService:
             data = {"bot": None}
         await self._commit(table, self._action(table, "leave", seat=seat, data=data))
         await self._follow_up(table)
+        # The others may all have agreed to play again and waited for this person only.
+        await self._rematch_if_agreed(table)
 
-    async def rematch(self, code: str, token: object) -> int:
-        """The HTTP twin of the socket's ``rematch``: the new game's number."""
+    async def rematch(self, code: str, token: object, agree: bool = True) -> dict[str, Any]:
+        """The HTTP twin of the socket's ``rematch`` vote: the current game's number (the new
+        one once everybody agreed) and the table's ``rematch`` summary (``None`` once the new
+        game started)."""
         if not isinstance(token, str) or not token:
             raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
-        await self.act(code, token, "rematch")
-        return (await self._table(code)).game_number
+        await self.act(code, token, "rematch", agree=agree)
+        table = await self._table(code)
+        async with table.lock:
+            summary = serialize.summary(table)
+        return {"game": summary["game"], "rematch": summary["rematch"]}
 
     async def leave(self, code: str, token: object, bot: str | None = None) -> None:
         """The HTTP twin of the socket's ``leave``."""
@@ -921,6 +965,68 @@ class GameService:
             if message is not None:
                 connection.send(message)
             connection.send(serialize.state_message(table, connection.seat, shared))
+
+    # --------------------------------------------------------------------- coach
+
+    async def ask_coach(self, connection: Connection, request_id: Any = None) -> None:
+        """A seated person asks the coach about their current decision. Refusals are raised
+        at once (:class:`ServiceError`); the answer, or a later refusal, is sent to this
+        connection alone when the coach is done (docs/protocol.md, "coach"). The coach sees
+        that seat's view only, and thinks apart from the table's bots."""
+        table = await self._table(connection.code)
+        async with table.lock:
+            self._coach_question(table, connection)  # refuses now what it can
+
+        async def snapshot() -> Question | None:
+            async with table.lock:
+                if connection not in table.connections:
+                    return None  # gone: nobody to answer
+                return self._coach_question(table, connection)
+
+        def reply(answer: dict[str, Any] | ServiceError) -> None:
+            if isinstance(answer, ServiceError):
+                connection.send(error_message(answer, request_id))
+            else:
+                connection.send({"type": "coach", **answer, "request_id": request_id})
+
+        self.coach.ask(table.code, connection, snapshot, reply)
+
+    def _coach_question(self, table: LiveTable, connection: Connection) -> Question:
+        """What the coach is to analyse for ``connection`` now (table lock held), or why not."""
+        seat = connection.seat
+        if seat is None:
+            raise ServiceError("not_seated", "Only a seated player can ask the coach.", 403)
+        if not table.coach:
+            raise ServiceError("coach_off", "The coach is not allowed at this table.", 403)
+        view = table.game.view(seat)
+        if not table.full or not has_decision(view):
+            raise ServiceError(
+                "no_decision", "The coach has nothing to score: you have no card or row to "
+                "choose now.", 409,
+            )  # fmt: skip
+        key = (table.code, table.game_number, seat, table.version)
+        seed = self._seed(table.code, "coach", table.game_number, seat, table.version)
+        return Question(key, view, table.version, seed)
+
+    async def game_analysis(
+        self, code: str, seat: object, game: int | None = None
+    ) -> dict[str, Any]:
+        """Every decision of ``seat`` in a finished game of the table, scored by the coach as
+        ``nimmt analyze --json`` does (computed once, then remembered). A game still being
+        played is refused (``game_not_finished``): its record holds every hand."""
+        table = await self._table(code)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise ServiceError(
+                "bad_request", f"There is no seat {seat!r} at this table "
+                f"(seats 0 to {len(table.seats) - 1}).", 422,
+            )  # fmt: skip
+        number = table.game_number if game is None else game
+        key = (table.code, number, seat)
+        known = self.coach.reviewed(key)
+        if known is not None:
+            return known
+        record = await self.record(table.code, number)  # refuses a game still being played
+        return await self.coach.review(key, record, seat)
 
     # ------------------------------------------------------------------- records
 

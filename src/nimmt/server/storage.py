@@ -74,7 +74,7 @@ class SeatRecord:
 class ActionRecord:
     """One accepted change. ``kind``: ``join`` (seat, data name), ``deal`` (data rows, hands),
     ``play`` (seat, card), ``retract`` (seat), ``choose_row`` (seat, row), ``rematch``,
-    ``leave`` (seat)."""
+    ``rematch_vote`` (seat, data agree), ``leave`` (seat)."""
 
     seq: int
     game: int
@@ -106,6 +106,8 @@ class TableRecord:
     created_at: datetime
     seats: tuple[SeatRecord, ...]
     status: TableStatus
+    coach: bool = False
+    """The table's creator allowed the coach for every seat (shown to all: fairness is visible)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,6 +511,7 @@ class SqlStorage:
                         seat_count=len(table.seats),
                         free_seats=free,
                         humans=humans,
+                        coach=table.coach,
                     )
                     .returning(TableRow.id)
                 ).scalar_one()
@@ -553,6 +556,7 @@ class SqlStorage:
                     row.finished,
                     _utc(row.last_active_at),
                 ),
+                coach=row.coach,
             )
 
     def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:

@@ -18,9 +18,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+import regex
+
 from nimmt.engine import Game, Phase
 from nimmt.server.errors import ServiceError
-from nimmt.server.serialize import PlayerJoined, RematchStarted, SeatLeft, TableEvent
+from nimmt.server.serialize import (
+    PlayerJoined,
+    RematchStarted,
+    RematchVote,
+    SeatLeft,
+    TableEvent,
+)
 from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -42,22 +50,49 @@ def normalize_code(code: str) -> str | None:
     return code
 
 
+FOLDED_SPACE = " \t\n\r\v\f"
+"""White space a form may let through: folded into one space like any run of spaces."""
+EMOJI_FORMAT = frozenset(
+    {"\u200d"}  # zero-width joiner: 👩‍👩‍👧‍👦 is one picture made of four
+    | {chr(code) for code in range(0xE0020, 0xE0080)}  # tags: the flags of 🏴󠁧󠁢󠁳󠁣󠁴󠁿 and the like
+)
+"""The invisible format characters (Unicode ``Cf``) that emoji sequences are made of."""
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format, surrogate, private-use and unassigned characters, and line or paragraph
+separators: invisible or unprintable, they would let two names look alike or break a line."""
+GRAPHEME = regex.compile(r"\X")
+
+
+def name_length(name: str) -> int:
+    """The length of a name as people count it: in grapheme clusters (what the browser's
+    ``Intl.Segmenter`` counts too), so that 👩‍👩‍👧‍👦, 🇫🇷 and 👍🏽 are one each.
+
+    >>> [name_length(text) for text in ("Ana", "👩‍👩‍👧‍👦", "🇫🇷", "👍🏽", "Zoë")]
+    [3, 1, 1, 1, 3]
+    """
+    return len(GRAPHEME.findall(name))
+
+
 def clean_name(name: object) -> str:
-    """A display name, trimmed; :class:`ServiceError` ``bad_name`` when unusable."""
+    """A display name, trimmed, runs of white space folded into one space, in Unicode's
+    composed form (NFC); :class:`ServiceError` ``bad_name`` when unusable: empty, longer than
+    :data:`NAME_MAX` grapheme clusters, or holding a character of :data:`REFUSED_CATEGORIES`
+    other than folded white space and the joiners of emoji sequences (:data:`EMOJI_FORMAT`)."""
     if not isinstance(name, str):
         raise ServiceError("bad_name", "The name must be text.", 422)
-    cleaned = " ".join(name.split())
+    if any(
+        char not in FOLDED_SPACE
+        and char not in EMOJI_FORMAT
+        and unicodedata.category(char) in REFUSED_CATEGORIES
+        for char in name
+    ):
+        raise ServiceError("bad_name", "A name cannot hold control characters.", 422)
+    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned:
         raise ServiceError("bad_name", "Please give a name.", 422)
-    if len(cleaned) > NAME_MAX:
+    if name_length(cleaned) > NAME_MAX:
         raise ServiceError("bad_name", f"A name has at most {NAME_MAX} characters.", 422)
-    if any(unicodedata.category(char).startswith("C") for char in cleaned):
-        raise ServiceError("bad_name", "A name cannot hold control characters.", 422)
     return cleaned
-
-
-def bot_display_name(bot: str, seat: int) -> str:
-    return f"Bot {seat + 1} ({bot})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +177,14 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    rematch_votes: set[int] = field(default_factory=set)
+    """After game over: the seats whose person agreed to play again (stored ``rematch_vote``
+    actions, so a restart keeps them)."""
     needs_restore: bool = False
     """A change was applied here but could not be stored, nor the table rebuilt (the database
     was away): it must be rebuilt before anything else happens."""
+    coach: bool = False
+    """The table's creator allowed the coach for every seat."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
@@ -167,6 +207,23 @@ class LiveTable:
     @property
     def phase(self) -> str:
         return self.game.phase.value if self.full else "waiting"
+
+    def people_seats(self) -> list[int]:
+        """The seats a person holds now: they decide together whether to play again."""
+        return [
+            seat.seat for seat in self.seats if seat.kind == "human" and seat.token_hash is not None
+        ]
+
+    @property
+    def rematch_ready(self) -> set[int]:
+        """The people seated who agreed to play again."""
+        return self.rematch_votes & set(self.people_seats())
+
+    @property
+    def rematch_agreed(self) -> bool:
+        """Every person seated agreed to play again (and somebody is seated)."""
+        people = set(self.people_seats())
+        return self.finished and bool(people) and people <= self.rematch_votes
 
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
@@ -196,7 +253,17 @@ class LiveTable:
             self.game = Game(len(self.seats))
             self.events_seen = 0
             self.history.clear()
+            self.rematch_votes.clear()
             self.pending_events.append(RematchStarted(action.game))
+        elif action.kind == "rematch_vote":
+            assert action.seat is not None
+            agree = bool((action.data or {}).get("agree", True))
+            if agree:
+                self.rematch_votes.add(action.seat)
+            else:
+                self.rematch_votes.discard(action.seat)
+            ready = tuple(sorted(self.rematch_ready))
+            self.pending_events.append(RematchVote(action.seat, agree, ready))
         elif action.kind in ("join", "leave"):
             self._change_seat(action)
         else:
@@ -219,6 +286,7 @@ class LiveTable:
             else:
                 new = SeatRecord(action.seat, "bot", str(bot), old.name)
             self.pending_events.append(SeatLeft(action.seat, old.name or "", bot))
+            self.rematch_votes.discard(action.seat)  # a newcomer decides for themselves
         self.seats[action.seat] = new
 
     def note_change(self) -> None:
@@ -255,6 +323,7 @@ class LiveTable:
         self.decision_version = 0
         self.decision_key = ()
         self.history.clear()
+        self.rematch_votes.clear()
         for action in actions:
             self.apply(action)
             self.pending_events.clear()

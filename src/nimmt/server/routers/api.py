@@ -26,6 +26,7 @@ class CreateTableIn(BaseModel):
 
     seats: list[SeatIn]
     name: str | None = None
+    coach: bool = False
 
 
 class JoinIn(BaseModel):
@@ -35,6 +36,7 @@ class JoinIn(BaseModel):
 
 class RematchIn(BaseModel):
     token: str
+    agree: bool = True
 
 
 class LeaveIn(BaseModel):
@@ -58,7 +60,7 @@ async def create_table(
     quota: CreationQuota = request.app.state.create_quota
     stamp = quota.acquire(address)
     try:
-        code = await service.create_table(seats, creator=body.name)
+        code = await service.create_table(seats, creator=body.name, coach=body.coach)
     except BaseException:
         quota.release(address, stamp)  # refused tables do not count
         raise
@@ -96,9 +98,19 @@ async def game_record(
     return await service.record(code, game)
 
 
+@router.get("/tables/{code}/analysis")
+async def game_analysis(
+    code: str,
+    service: ServiceDep,
+    seat: int = Query(),
+    game: int | None = Query(default=None),
+) -> dict[str, Any]:
+    return await service.game_analysis(code, seat, game)
+
+
 @router.post("/tables/{code}/rematch")
 async def rematch(code: str, body: RematchIn, service: ServiceDep) -> dict[str, Any]:
-    return {"game": await service.rematch(code, body.token)}
+    return await service.rematch(code, body.token, body.agree)
 
 
 @router.post("/tables/{code}/leave")

@@ -184,6 +184,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
         if kind == "ping":
             connection.send({"type": "pong", "request_id": request_id})
             return
+        if kind == "coach":  # answered to this connection alone, when the coach is done
+            await service.ask_coach(connection, request_id)
+            return
         if kind not in ACTIONS:
             raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
         version = data.get("version")
@@ -198,6 +201,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
         bot = data.get("bot")
         if kind == "leave" and bot is not None and not isinstance(bot, str):
             raise ServiceError("malformed", '"bot" must be a bot name.')
+        agree = data.get("agree", True)
+        if kind == "rematch" and not isinstance(agree, bool):
+            raise ServiceError("malformed", '"agree" must be true or false.')
         await service.act(
             connection.code,
             connection.token,
@@ -206,6 +212,7 @@ async def handle_message(service: GameService, connection: Connection, text: str
             row=row if kind == "choose_row" else None,
             version=version,
             bot=bot if kind == "leave" else None,
+            agree=agree if kind == "rematch" else True,
         )
     except ServiceError as error:
         connection.send(error_message(error, request_id))

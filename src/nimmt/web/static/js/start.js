@@ -6,6 +6,7 @@ import { ApiError, api, apiErrorText, tokenKey } from "./api.js";
 import { cardEl } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { safeGet, safeSet, t } from "./i18n.js";
+import { NAME_MAX, cleanName, nameProblem } from "./names.js";
 
 const MIN_SEATS = 2;
 const MAX_SEATS = 10;
@@ -21,6 +22,7 @@ export function mountStart(root) {
     tablesError: null,
     createError: null,
     joinError: null,
+    fullCode: null, // the table a join found full: the page offers to watch it instead
     busy: false,
   };
   let refreshTimer = null;
@@ -45,9 +47,9 @@ export function mountStart(root) {
   }
 
   function checkName() {
-    const name = state.name.trim();
-    if (!name) return t("start.name_missing");
-    if (name.length > 24) return t("errors.bad_name");
+    const problem = nameProblem(state.name);
+    if (problem === "missing") return t("start.name_missing");
+    if (problem === "too_long") return t("seating.too_long", { max: NAME_MAX });
     return null;
   }
 
@@ -61,7 +63,7 @@ export function mountStart(root) {
     state.busy = true;
     render();
     try {
-      const made = await api("POST", "/api/tables", { seats: state.seats, name: state.name.trim() });
+      const made = await api("POST", "/api/tables", { seats: state.seats, name: cleanName(state.name) });
       if (made.token) safeSet(tokenKey(made.code), made.token);
       location.assign(made.url || `/t/${made.code}`);
     } catch (err) {
@@ -83,18 +85,24 @@ export function mountStart(root) {
     state.busy = true;
     render();
     try {
-      const seat = await api("POST", `/api/tables/${code}/join`, { name: state.name.trim() });
+      const seat = await api("POST", `/api/tables/${code}/join`, { name: cleanName(state.name) });
       safeSet(tokenKey(code), seat.token);
       location.assign(`/t/${code}`);
     } catch (err) {
       state.busy = false;
       showError("join", apiErrorText(err));
+      if (err && err.code === "table_full") {
+        state.fullCode = code;
+        render();
+        root.querySelector("#watch-instead")?.focus();
+      }
     }
   }
 
   function showError(where, message, focusSelector = null) {
     state.createError = where === "create" ? message : null;
     state.joinError = where === "join" ? message : null;
+    state.fullCode = null;
     render();
     const target = focusSelector ? root.querySelector(focusSelector) : null;
     if (target) target.focus();
@@ -204,7 +212,7 @@ export function mountStart(root) {
     const nameField = h("div", { class: "field name-field" },
       h("label", { for: "player-name", text: t("start.your_name") }),
       h("input", {
-        id: "player-name", type: "text", maxlength: 24, autocomplete: "nickname",
+        id: "player-name", type: "text", autocomplete: "nickname",
         placeholder: t("start.name_placeholder"), value: state.name,
         on: { input: (event) => rememberName(event.target.value) },
       }));
@@ -234,6 +242,10 @@ export function mountStart(root) {
           on: { input: (event) => { state.code = event.target.value; } },
         })),
       state.joinError ? h("p", { class: "form-error", role: "alert", text: state.joinError }) : null,
+      state.fullCode
+        ? h("p", { class: "watch-instead" },
+            h("a", { class: "button", id: "watch-instead", href: `/t/${state.fullCode}`, text: t("seating.watch_instead") }))
+        : null,
       h("button", { type: "submit", class: "button primary", id: "join-table", disabled: state.busy, text: t("start.join") }));
 
     const listPanel = h("section", { class: "panel wide", "aria-labelledby": "open-tables-title" },

@@ -47,8 +47,11 @@ import {
   speedFrom,
 } from "./table/state.js";
 import { eventSentence, infoText, nextRoundWarning, overText, statusText, winnersText } from "./table/text.js";
+import { rematchStatus, rematchText } from "./table/rematch.js";
+import { createLog, lastTurn, logEvents, logFromState } from "./table/log.js";
+import { renderLastTurn, renderLogPanel } from "./table/logview.js";
 
-const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "game_over"];
+const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "rematch_vote", "game_over"];
 
 /** `{ promise, resolve }`: the promise settles once resolve() is called. */
 function skipSignal() {
@@ -63,6 +66,8 @@ export function mountTable(root, code) {
     joinName: safeGet("nimmt.name") || "",
     speed: speedFrom(safeGet("nimmt.speed")),
   });
+  s.log = createLog(); // the game log (table/log.js), from the events and each state
+  s.logOpen = false;
   const queue = [];
   let running = false;
   let destroyed = false;
@@ -208,6 +213,7 @@ export function mountTable(root, code) {
 
   function applyState(message) {
     const { seatLost } = applyStateMessage(s, message);
+    s.log = logFromState(s.log, s.view, s.table ? s.table.game : null);
     if (seatLost) actions.forgetSeat();
     actions.sendOutbox();
     render();
@@ -233,6 +239,7 @@ export function mountTable(root, code) {
       if (!animate && events.some((event) => event.type === "round_scored")) s.sheetOpen = true;
       if (events.some((event) => event.type === "rematch_started")) s.sheetOpen = false;
     } finally {
+      s.log = logEvents(s.log, events);
       s.animating = false;
     }
   }
@@ -278,9 +285,10 @@ export function mountTable(root, code) {
       else leaveDialog.close();
     }
     // The score sheet takes the players' place (the totals are on it), beside the board.
-    const page = h("div", { class: "table-page", style: { "--step": `${STEP_MS / s.speed}ms` } },
+    const page = h("div", { class: `table-page${s.logOpen ? " log-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
       toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat)), board(), handSection());
     root.append(page);
+    if (s.logOpen) root.append(logPanel());
 
     // Focus: keep it where it was; follow a new decision or a sheet just opened; never leave it on nothing.
     let target = null;
@@ -320,11 +328,15 @@ export function mountTable(root, code) {
           : null),
       h("div", { class: "table-tools" },
         renderSpeed(s.speed, actions.setSpeed),
+        view.phase !== "waiting"
+          ? h("button", { type: "button", class: "chip", id: "open-log", "data-focus": "open-log", "aria-expanded": String(s.logOpen),
+              "aria-controls": "game-log", "aria-keyshortcuts": "L", text: t("log.open"), on: { click: () => toggleLog() } })
+          : null,
         view.score_sheet.length
           ? h("button", { type: "button", class: "chip", "data-focus": "open-sheet", text: t("table.score_sheet"),
               on: { click: () => { s.sheetOpen = true; render(); } } })
           : null,
-        view.phase === "game_over" ? recordLink(code, { class: "chip", "data-focus": "download-bar" }) : null,
+        view.phase === "game_over" ? recordLink(code, { class: "chip", "data-focus": "download-bar" }, s.table ? s.table.game : null) : null,
         seated()
           ? h("button", {
               type: "button", class: "chip leave", id: "leave-seat", "data-focus": "leave-seat", "aria-haspopup": "dialog",
@@ -345,8 +357,39 @@ export function mountTable(root, code) {
       me,
       onChooseRow: actions.chooseRow,
       onRowKey: (event, index) => rowKeydown(event, index, root),
-      extra: view.phase === "waiting" ? renderInvite(code, `${location.origin}/t/${code}`, { onCopy: actions.copyLink }) : null,
+      extra: view.phase === "waiting"
+        ? renderInvite(code, `${location.origin}/t/${code}`, { onCopy: actions.copyLink })
+        : renderLastTurn(lastTurn(s.log), words()),
     });
+  }
+
+  // ------------------------------------------------------------- the log
+
+  function toggleLog(open = !s.logOpen) {
+    if (!s.view || s.view.phase === "waiting") open = false;
+    if (open === s.logOpen) return;
+    s.logOpen = open;
+    render();
+    (open ? root.querySelector("#game-log-title") : root.querySelector("#open-log"))?.focus({ preventScroll: true });
+  }
+
+  function logPanel() {
+    const game = s.table ? s.table.game : 1;
+    const records = Array.from({ length: Math.max(0, game - 1) }, (_, index) =>
+      recordLink(code, { class: "log-record", text: t("rematch.record_of", { game: index + 1 }) }, index + 1));
+    return renderLogPanel({ log: s.log, words: words(), records, onClose: () => toggleLog(false) });
+  }
+
+  function onLogKey(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+    if (event.key === "l" || event.key === "L") {
+      event.preventDefault();
+      toggleLog();
+    } else if (event.key === "Escape" && s.logOpen && !(s.sheetOpen && root.querySelector(".sheet"))) {
+      toggleLog(false);
+    }
   }
 
   function handSection() {
@@ -385,10 +428,21 @@ export function mountTable(root, code) {
       render();
       (root.querySelector('.hand [tabindex="0"]') || root.querySelector(".status"))?.focus();
     };
+    const game = s.table ? s.table.game : null;
+    const agreement = rematchStatus(s.table, mySeat(s));
+    let again = null;
+    if (seated() && agreement && agreement.mine) {
+      again = h("button", { type: "button", class: "button", id: "rematch-withdraw", "data-focus": "sheet-main", text: t("rematch.withdraw"), on: { click: () => actions.rematch(false) } });
+    } else if (seated()) {
+      again = h("button", { type: "button", class: "button primary", id: "rematch", "data-focus": "sheet-main", text: t("sheet.rematch"), on: { click: () => actions.rematch(true) } });
+    }
     const actionsEls = over
       ? [
-          seated() ? h("button", { type: "button", class: "button primary", id: "rematch", "data-focus": "sheet-main", text: t("sheet.rematch"), on: { click: actions.rematch } }) : null,
-          recordLink(code, { class: "button", id: "download-record", "data-focus": seated() ? "download" : "sheet-main" }),
+          agreement && agreement.total > 1
+            ? h("p", { class: "rematch-status", id: "rematch-status", "aria-live": "polite", text: rematchText(agreement, words()) })
+            : null,
+          again,
+          recordLink(code, { class: "button", id: "download-record", "data-focus": seated() ? "download" : "sheet-main" }, game),
           h("button", { type: "button", class: "button ghost", "data-focus": "sheet-close", text: t("sheet.show_table"), on: { click: close } }),
         ]
       : [h("button", { type: "button", class: "button primary", id: "sheet-continue", "data-focus": "sheet-main", text: t("sheet.continue"), on: { click: close } })];
@@ -416,6 +470,7 @@ export function mountTable(root, code) {
   };
   document.addEventListener("visibilitychange", onVisible);
   const unbindDigits = bindRowDigits(root, () => Boolean(s.view && s.view.must_choose_row));
+  document.addEventListener("keydown", onLogKey);
 
   return {
     rerender: render,
@@ -426,6 +481,7 @@ export function mountTable(root, code) {
       say.reset();
       document.removeEventListener("visibilitychange", onVisible);
       unbindDigits();
+      document.removeEventListener("keydown", onLogKey);
     },
   };
 }

@@ -8,6 +8,7 @@
 
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
+import { NAME_MAX, cleanName, nameProblem } from "../names.js";
 import { chosenCard, clearSeat, isSeated, outboxStillValid } from "./state.js";
 
 export function createActions(ctx) {
@@ -62,15 +63,17 @@ export function createActions(ctx) {
     send({ type: "choose_row", row });
   }
 
-  function rematch() {
-    send({ type: "rematch" });
+  /** Agree to play again (`agree` false: take the agreement back). */
+  function rematch(agree = true) {
+    send(agree ? { type: "rematch" } : { type: "rematch", agree: false });
   }
 
   async function takeSeat(event) {
     event.preventDefault();
-    const name = s.joinName.trim();
-    if (!name) {
-      s.joinError = t("start.name_missing");
+    const name = cleanName(s.joinName);
+    const problem = nameProblem(name);
+    if (problem) {
+      s.joinError = problem === "missing" ? t("start.name_missing") : t("seating.too_long", { max: NAME_MAX });
       ctx.render();
       root.querySelector("#seat-name")?.focus();
       return;

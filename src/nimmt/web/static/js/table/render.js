@@ -211,9 +211,17 @@ export function renderSpeed(speed, onSpeed) {
       })));
 }
 
-/** The link to download a finished game's record (`attrs`: class, id, data-focus, ...). */
-export const recordLink = (code, attrs) =>
-  h("a", { href: `/api/tables/${code}/record`, download: `nimmt-${code}.json`, text: t("table.download"), ...attrs });
+/**
+ * The link to download a finished game's record (`attrs`: class, id, data-focus, text, ...);
+ * `game`: that game of the table (default: the current one).
+ */
+export const recordLink = (code, attrs, game = null) =>
+  h("a", {
+    href: game ? `/api/tables/${code}/record?game=${game}` : `/api/tables/${code}/record`,
+    download: game ? `nimmt-${code}-${game}.json` : `nimmt-${code}.json`,
+    text: t("table.download"),
+    ...attrs,
+  });
 
 /** The invitation before the first deal: the table's link to copy (`onCopy`) and its code. */
 export function renderInvite(code, url, { onCopy }) {
@@ -244,7 +252,7 @@ export function renderSpectator({ canJoin, name, joining, error, onName, onSubmi
       h("h2", { text: t("table.take_seat_title") }),
       h("div", { class: "field inline" },
         h("label", { for: "seat-name", text: t("start.your_name") }),
-        h("input", { id: "seat-name", type: "text", maxlength: 24, value: name, autocomplete: "nickname", "data-focus": "seat-name",
+        h("input", { id: "seat-name", type: "text", value: name, autocomplete: "nickname", "data-focus": "seat-name",
           on: { input: (event) => onName(event.target.value) } }),
         h("button", { type: "submit", class: "button primary", id: "take-seat", disabled: joining, "data-focus": "take-seat", text: t("table.take_seat") })),
       error ? h("p", { class: "form-error", role: "alert", text: error }) : null,

@@ -58,14 +58,26 @@ export const isSeated = (s) => mySeat(s) !== null && mySeat(s) !== undefined;
 export const playerCount = (s) =>
   s.view && s.view.names ? s.view.names.length : s.table ? s.table.seats.length : 0;
 
-/** A seat's name: from the view, else from the table's seats, else "Seat N" through `t`. */
+/**
+ * A seat's name: a bot seat's own name in the page's language ("Roboter 2 (schwer)", from the
+ * table's `bot_name`), else from the view, else from the table's seats, else "Seat N" through `t`.
+ */
 export function nameOf(s, seat, t) {
+  const botName = s.table && s.table.seats[seat] && s.table.seats[seat].bot_name;
+  if (botName) return botSeatName(botName, t);
   const names = s.view && s.view.names;
   const fromView = names && names[seat];
   if (fromView) return fromView;
   const info = s.table && s.table.seats[seat];
   if (info && info.name) return info.name;
   return t("seat.empty_name", { number: seat + 1 });
+}
+
+/** A bot seat's name from its parts `{ bot, number }` (the level translated when known). */
+export function botSeatName({ bot, number }, t) {
+  const key = `bots.${bot}`;
+  const level = t(key);
+  return t("seating.bot_name", { number, level: level === key ? bot : level });
 }
 
 /**
@@ -176,7 +188,9 @@ export function applyStateMessage(s, message) {
   if (s.pendingCard !== null && s.view) {
     if (s.view.chosen_card === s.pendingCard || !s.view.hand.includes(s.pendingCard)) s.pendingCard = null;
   }
-  if (before && before.phase !== "game_over" && s.view && s.view.phase === "game_over") s.sheetOpen = true;
+  // The game ended, or the page opens on a finished game: the final sheet (winners, record, and
+  // the agreement to play again) shows itself.
+  if ((!before || before.phase !== "game_over") && s.view && s.view.phase === "game_over") s.sheetOpen = true;
   if (s.view && s.view.phase === "waiting") s.sheetOpen = false;
   return { seatLost };
 }

@@ -8,6 +8,7 @@
 // so a replay or a board view can use them with its own names, and tests with a stub.
 
 import { lowestFirst, mayBeLastRound, seatsOver } from "./state.js";
+import { rematchVoteSentence } from "./rematch.js";
 
 /** A bot level's name in the page's language ("medium" -> "Medium"), else the level itself. */
 export const botLabel = (name, words) =>
@@ -62,6 +63,8 @@ export function eventSentence(event, words) {
       return said(winnersText(event.winners, event.totals, words));
     case "rematch_started":
       return said(t("events.rematch_started"));
+    case "rematch_vote":
+      return rematchVoteSentence(event, words);
     case "player_joined":
       return { text: t("events.player_joined", { name: event.name || nameOf(event.seat) }), notice: true };
     case "seat_left": {
