@@ -29,8 +29,8 @@ MEASURE = """() => {
     const r = el.getBoundingClientRect();
     return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width };
   };
-  const all = (selector) =>
-    [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length).map(box);
+  const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+  const all = (selector) => [...document.querySelectorAll(selector)].filter(shown).map(box);
   const hand = document.querySelector(".hand");
   return {
     rows: all(".row"),

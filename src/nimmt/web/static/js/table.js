@@ -332,7 +332,7 @@ export function mountTable(root, code) {
           ? h("button", { type: "button", class: "chip", id: "open-log", "data-focus": "open-log", "aria-expanded": String(s.logOpen),
               "aria-controls": "game-log", "aria-keyshortcuts": "L", text: t("log.open"), on: { click: () => toggleLog() } })
           : null,
-        view.score_sheet.length
+        view.score_sheet.length && !s.lastSheetShown
           ? h("button", { type: "button", class: "chip", "data-focus": "open-sheet", text: t("table.score_sheet"),
               on: { click: () => { s.sheetOpen = true; render(); } } })
           : null,
