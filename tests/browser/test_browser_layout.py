@@ -157,8 +157,8 @@ def test_the_table_fits_every_window(server: Server, new_page: Any, seats: int) 
     problems += check_every_size(page, "choosing a row")
 
     if seats not in (4, 10):
-        # The sheet's place is the same at every seat count; on a phone the hand keeps two
-        # lines up to six seats and one from seven on: 4 and 10 seats cover both.
+        # The sheet takes the players' place at every seat count: a short one (4 seats) and a
+        # long one (10) cover it, and playing a round more at every count costs a minute.
         assert not problems, "\n".join(problems)
         return
     page.set_viewport_size({"width": 1280, "height": 800})
