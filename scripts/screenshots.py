@@ -1,5 +1,8 @@
 """Regenerate docs/screenshots/*.png: the start page and the web table (desktop and phone
-portrait) during a turn, at a row choice, and with the score sheet, plus a rules page.
+portrait) during a turn, at a row choice, and with the score sheet, plus a rules page; the
+assistant for a game with real cards (desktop and phone) while a turn is typed in and when a
+player must name the row they take; the replay viewer (desktop and phone) and the board view on
+a TV.
 
 It starts its own ``nimmt serve`` (fixed deal seed, bots without delay) on a free port with a
 throw-away database, and drives two people (Ana on a desktop, Ben on a phone) through Debian's
@@ -12,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import re
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +40,7 @@ from playwright.sync_api import sync_playwright
 from throwaway import free_port
 
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+TV = {"viewport": {"width": 1920, "height": 1080}}
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -71,6 +78,56 @@ def play_until(
                 with contextlib.suppress(PlaywrightTimeoutError):
                     page.locator(".hand:not(.idle) .card").first.click(timeout=1000)
         time.sleep(0.05)
+
+
+ASSIST_NAMES = ("Ana", "Ben", "Cleo", "Dan")
+ASSIST_ROWS = (12, 27, 45, 66)
+ASSIST_TURNS = ((14, 29, 50, 70), (16, 33, 52, 91))
+
+
+def type_cards(page: Any, cards: tuple[int, ...]) -> None:
+    """As a person types them: 1 to 10 need Space to be complete, the others move on alone."""
+    for card in cards:
+        page.keyboard.type(str(card))
+        if card <= 10:
+            page.keyboard.press("Space")
+
+
+def assist_shots(page: Any, out: Path, device: str) -> None:
+    """A game with real cards started on ``page``: two turns placed, the third being typed (on
+    the phone with a card refused because it is on the table already), then a 5 that is below
+    every row, so its player is asked which row they take."""
+    page.goto("/")
+    page.click("#add-real-name")
+    for index, name in enumerate(ASSIST_NAMES):
+        page.fill(f"#real-name-{index}", name)
+    page.click("#start-real-cards")
+    page.locator('.assist-entry[data-entry="rows/0/0"]').wait_for()
+    type_cards(page, ASSIST_ROWS)
+    page.keyboard.press("Enter")
+    for turn, cards in enumerate(ASSIST_TURNS):
+        page.locator(f'.assist-entry[data-entry="cards/1/{turn}"]').wait_for()
+        type_cards(page, cards)
+        page.keyboard.press("Enter")
+    page.locator('.assist-entry[data-entry="cards/1/2"]').wait_for()
+    type_cards(page, (18, 35, 55))
+    if device == "phone":
+        type_cards(page, (45,))  # on a row already: refused in place
+    # The board follows once the second turn's cards have reached their rows.
+    page.locator(".assist-board .row-slots .card", has_text="91").wait_for()
+    page.locator(".assist-board .reveal").wait_for(state="hidden")
+    settle(page)
+    page.screenshot(path=out / f"assist_turn_{device}.png")
+    page.locator(".assist-field").nth(3).fill("")
+    page.locator(".assist-field").nth(3).focus()
+    type_cards(page, (93,))
+    page.keyboard.press("Enter")
+    page.locator('.assist-entry[data-entry="cards/1/3"]').wait_for()
+    type_cards(page, (5, 40, 60, 95))
+    page.keyboard.press("Enter")
+    page.locator(".assist-board .rows.choosing").wait_for()
+    settle(page)
+    page.screenshot(path=out / f"assist_row_{device}.png")
 
 
 def main() -> None:
@@ -153,6 +210,14 @@ def main() -> None:
             ana.screenshot(path=out / "score_sheet_desktop.png")
             ben.screenshot(path=out / "score_sheet_phone.png")
 
+            # The board on a TV between rounds: the rows of round 2, the sheet beside them.
+            tv = context(TV, "en-US")
+            tv.goto(f"/t/{code}/board")
+            tv.locator(".board-page .rows").wait_for()
+            tv.locator(".board-join img").evaluate("img => img.decode()")
+            settle(tv)
+            tv.screenshot(path=out / "board_tv.png")
+
             if options.game_over:
                 for page in pages.values():
                     page.evaluate("localStorage.setItem('nimmt.speed', '4')")
@@ -170,15 +235,57 @@ def main() -> None:
                 ana.screenshot(path=out / "game_over_desktop.png")
                 ben.screenshot(path=out / "game_over_phone.png")
 
+            for device, locale, name in ((DESKTOP, "en-US", "desktop"), (PHONE, "de-DE", "phone")):
+                assist_shots(context(device, locale), out, name)
+
             rules = context(PHONE, "fr-FR")
             rules.goto("/rules/fr#exemple")
             settle(rules)
             rules.screenshot(path=out / "rules_phone.png")
+            replay_shots(base, out, context)
             browser.close()
         finally:
             stop_server(server)
     for shot in sorted(out.glob("*.png")):
         print(shot)
+
+
+def replay_shots(base: str, out: Path, context: Any) -> None:
+    """A game of Ana (played by ``nimmt bot``) and three bots, finished, then replayed at a turn
+    where a row was taken: on a desktop in English, on a phone in German."""
+    seats = [
+        {"kind": "human"},
+        *({"kind": "bot", "bot": bot} for bot in ("medium", "greedy", "easy")),
+    ]
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps({"seats": seats}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        code = json.loads(answer.read())["code"]
+    subprocess.run(
+        [sys.executable, "-c", "from nimmt.cli import main; main()", "bot", f"{base}/t/{code}",
+         "--bot", "greedy", "--name", "Ana"],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    with urllib.request.urlopen(f"{base}/api/tables/{code}/replay", timeout=10) as answer:
+        steps = json.loads(answer.read())["steps"]
+    taken = next(
+        step for step in steps
+        if step["kind"] == "turn" and step["turn"] > 2
+        and any(event["type"] == "row_taken" for event in step["events"])
+    )  # fmt: skip
+    link = f"/t/{code}/replay#r{taken['round']}t{taken['turn']}"
+    for device, locale, name in (
+        (DESKTOP, "en-US", "replay_desktop"),
+        (PHONE, "de-DE", "replay_phone"),
+    ):
+        page = context(device, locale)
+        page.goto(link)
+        page.locator(".replay-lines").wait_for()
+        settle(page)
+        page.screenshot(path=out / f"{name}.png")
 
 
 if __name__ == "__main__":

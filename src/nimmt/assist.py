@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 PROGRAM = "nimmt assist"
+ROWS_WANTED = f"the {NUM_ROWS} starting row cards"
 FILLED_NOTE = (
     "the hands of the last round hold the cards played so far, completed with cards not seen "
     "in that round: the real hands were not known"
@@ -33,7 +34,25 @@ FILLED_NOTE = (
 
 
 class InputRejected(ValueError):
-    """An answer the assistant cannot accept; its message says why (nothing was changed)."""
+    """An answer the assistant cannot accept; its message says why (nothing was changed).
+
+    ``code`` names the reason for programs (the web assistant translates it), and ``card``,
+    ``row`` (1-based, as shown) and ``expected`` (how many numbers were wanted) fill it in."""
+
+    def __init__(
+        self,
+        message: str,
+        code: str = "bad_answer",
+        *,
+        card: int | None = None,
+        row: int | None = None,
+        expected: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.card = card
+        self.row = row
+        self.expected = expected
 
 
 @dataclass(slots=True)
@@ -48,24 +67,33 @@ def parse_numbers(line: str, count: int, what: str) -> list[int]:
     """``count`` whole numbers separated by spaces or commas, or :class:`InputRejected`."""
     words = line.replace(",", " ").split()
     if not words:
-        raise InputRejected(f"expected {what}, got an empty line")
+        raise InputRejected(f"expected {what}, got an empty line", "empty_answer", expected=count)
     numbers: list[int] = []
     for word in words:
         if not word.isdecimal() or not word.isascii():
-            raise InputRejected(f"{word!r} is not a number")
+            raise InputRejected(f"{word!r} is not a number", "not_a_number")
         numbers.append(int(word))
-    if len(numbers) != count:
-        raise InputRejected(f"expected {what}, got {len(numbers)} numbers")
+    _check_count(numbers, count, what)
     return numbers
+
+
+def _check_count(numbers: Sequence[int], count: int, what: str) -> None:
+    if len(numbers) != count:
+        raise InputRejected(
+            f"expected {what}, got {len(numbers)} numbers", "wrong_count", expected=count
+        )
 
 
 def _check_cards(cards: Sequence[int]) -> None:
     for card in cards:
         if not 1 <= card <= len(DECK):
-            raise InputRejected(f"there is no card {card}: cards are 1 to {len(DECK)}")
+            raise InputRejected(
+                f"there is no card {card}: cards are 1 to {len(DECK)}", "card_out_of_range",
+                card=card,
+            )  # fmt: skip
     for card in cards:
         if cards.count(card) > 1:
-            raise InputRejected(f"card {card} is entered twice")
+            raise InputRejected(f"card {card} is entered twice", "card_twice", card=card)
 
 
 class Assistant:
@@ -104,23 +132,53 @@ class Assistant:
 
     def enter_rows(self, line: str) -> None:
         """A new round's four starting row cards."""
-        if self.phase is not Phase.DEALING:
-            raise InputRejected("a round is being played: no new rows now")
-        rows = parse_numbers(line, NUM_ROWS, f"the {NUM_ROWS} starting row cards")
+        self._check_phase(Phase.DEALING)
+        self.start_round(parse_numbers(line, NUM_ROWS, ROWS_WANTED))
+
+    def enter_cards(self, line: str) -> None:
+        """The cards revealed in a turn, in player order."""
+        self._check_phase(Phase.CHOOSING_CARDS)
+        self.reveal(parse_numbers(line, self.players, self._cards_wanted()))
+
+    def enter_row(self, line: str) -> None:
+        """The row (1 to 4, as shown) the owner of the pending too-low card takes."""
+        self._check_phase(Phase.CHOOSING_ROW)
+        (row,) = parse_numbers(line, 1, f"a row number from 1 to {NUM_ROWS}")
+        self.take_row(row - 1)
+
+    def _cards_wanted(self) -> str:
+        return f"{self.players} cards, one per player"
+
+    def _check_phase(self, phase: Phase) -> None:
+        if self.phase is phase:
+            return
+        if self.phase is Phase.GAME_OVER:
+            raise InputRejected("the game is over", "game_over")
+        if phase is Phase.DEALING:
+            raise InputRejected("a round is being played: no new rows now", "rows_not_now")
+        if phase is Phase.CHOOSING_ROW:
+            raise InputRejected("nobody has to choose a row now", "no_row_choice_pending")
+        raise InputRejected("no turn is being played now", "turn_not_now")
+
+    def start_round(self, rows: Sequence[int]) -> None:
+        """A new round's four starting row cards, as numbers."""
+        self._check_phase(Phase.DEALING)
+        _check_count(rows, NUM_ROWS, ROWS_WANTED)
         _check_cards(rows)
         self.rounds.append(EnteredRound(tuple(rows)))
         self.game = self._build()
 
-    def enter_cards(self, line: str) -> None:
-        """The cards revealed in a turn, in player order."""
-        if self.phase is not Phase.CHOOSING_CARDS:
-            raise InputRejected("no turn is being played now")
-        cards = parse_numbers(line, self.players, f"{self.players} cards, one per player")
+    def reveal(self, cards: Sequence[int]) -> None:
+        """The cards revealed in a turn, as numbers in player order."""
+        self._check_phase(Phase.CHOOSING_CARDS)
+        _check_count(cards, self.players, self._cards_wanted())
         _check_cards(cards)
         seen = self.seen()
         for card in cards:
             if card in seen:
-                raise InputRejected(f"card {card} has already been seen this round")
+                raise InputRejected(
+                    f"card {card} has already been seen this round", "card_seen", card=card
+                )
         self.pending = tuple(cards)
         game = self._build()
         if game.pending_row_choice is None:  # the engine resolved the turn: no row to choose
@@ -129,14 +187,16 @@ class Assistant:
             game = self._build()
         self.game = game
 
-    def enter_row(self, line: str) -> None:
-        """The row (1 to 4, as shown) the owner of the pending too-low card takes."""
-        if self.pending is None:
-            raise InputRejected("nobody has to choose a row now")
-        (row,) = parse_numbers(line, 1, f"a row number from 1 to {NUM_ROWS}")
-        if not 1 <= row <= NUM_ROWS:
-            raise InputRejected(f"there is no row {row}: rows are 1 to {NUM_ROWS}")
-        self.rounds[-1].turns.append(Turn(self.pending, row - 1))
+    def take_row(self, row: int) -> None:
+        """The row (0 to 3: the first row is 0) the owner of the pending too-low card takes."""
+        self._check_phase(Phase.CHOOSING_ROW)
+        assert self.pending is not None
+        if not 0 <= row < NUM_ROWS:
+            raise InputRejected(
+                f"there is no row {row + 1}: rows are 1 to {NUM_ROWS}", "row_out_of_range",
+                row=row + 1,
+            )  # fmt: skip
+        self.rounds[-1].turns.append(Turn(self.pending, row))
         self.pending = None
         self.game = self._build()
 

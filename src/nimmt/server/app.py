@@ -26,7 +26,7 @@ from nimmt.server.botpool import BotPool, BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus, RedisBus
 from nimmt.server.coach import CoachPool, CoachRunner, InlineCoach
 from nimmt.server.errors import ServiceError
-from nimmt.server.routers import api, pages, socket
+from nimmt.server.routers import api, pages, replay, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
@@ -66,7 +66,11 @@ class _ProtectedApp(FastAPI):
 
     def build_middleware_stack(self) -> ASGIApp:
         settings: Settings = self.state.settings
-        return protect(super().build_middleware_stack(), max_body_bytes=settings.max_body_bytes)
+        return protect(
+            super().build_middleware_stack(),
+            max_body_bytes=settings.max_body_bytes,
+            larger_bodies={replay.RECORD_PATH: settings.max_record_bytes},
+        )
 
 
 def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> FastAPI:
@@ -122,6 +126,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
     app.include_router(api.router)
     app.include_router(socket.router)
     app.include_router(pages.router)
+    app.include_router(replay.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> Response:

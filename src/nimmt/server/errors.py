@@ -3,6 +3,8 @@ for each of the rules engine's refusals."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from nimmt.engine import (
     CardAlreadyChosenError,
     CardNotInHandError,
@@ -19,11 +21,15 @@ from nimmt.engine import (
 class ServiceError(Exception):
     """An action or request refused with a code from docs/protocol.md; nothing changed."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, details: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.details = details
+        """What fills in the translated sentence (a card, a row), sent along when set."""
 
 
 def rule_error(error: RuleError) -> ServiceError:

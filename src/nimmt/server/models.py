@@ -47,6 +47,9 @@ class TableRow(Base):
         JSON, nullable=False, default=list, server_default="[]"
     )
     """The names at the human seats, in seat order."""
+    assistant_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Set for a game played with real cards (an assisted table): SHA-256 of the token of the
+    device that enters the cards. Such a table is not listed in the lobby."""
     coach: Mapped[bool] = mapped_column(
         Boolean, nullable=False, default=False, server_default=false()
     )

@@ -13,7 +13,7 @@ import json
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -68,18 +68,23 @@ class BodyLimit:
     them whole: a ``Content-Length`` over the limit is refused before a byte of the body is read;
     otherwise (chunked bodies, or a length that lies) the body is read chunk by chunk, only up to
     the limit, before the app sees it. Every route's body is small JSON, so holding up to
-    ``max_bytes`` of it in memory costs nothing."""
+    ``max_bytes`` of it in memory costs nothing. ``larger`` gives some paths a limit of their
+    own (a game record sent to the replay viewer)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, larger: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if self._declared_length(scope) > self.max_bytes:
-            await self._refuse(send)
+        limit = self.larger.get(scope.get("path", ""), self.max_bytes)
+        if self._declared_length(scope) > limit:
+            await self._refuse(send, limit)
             return
         chunks: list[bytes] = []
         size = 0
@@ -90,8 +95,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
-                await self._refuse(send)
+            if size > limit:
+                await self._refuse(send, limit)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -109,12 +114,12 @@ class BodyLimit:
                     return 0  # the HTTP server refuses these itself; counting still applies
         return 0
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         body = json.dumps(
             {
                 "error": {
                     "code": "too_large",
-                    "message": f"The request body is larger than {self.max_bytes} bytes.",
+                    "message": f"The request body is larger than {limit} bytes.",
                 }
             }
         ).encode()
@@ -144,10 +149,12 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
     return replay
 
 
-def protect(app: ASGIApp, *, max_body_bytes: int) -> ASGIApp:
+def protect(
+    app: ASGIApp, *, max_body_bytes: int, larger_bodies: Mapping[str, int] | None = None
+) -> ASGIApp:
     """``app`` behind the body limit and the security headers (the headers outermost, so that
     the limit's 413 carries them as well)."""
-    return SecurityHeaders(BodyLimit(app, max_body_bytes))
+    return SecurityHeaders(BodyLimit(app, max_body_bytes, larger_bodies))
 
 
 # ------------------------------------------------------------------------ the socket's origin

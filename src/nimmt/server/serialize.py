@@ -51,6 +51,14 @@ class SeatLeft:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class EntryUndone:
+    """At an assisted table, the last entry (``kind``: ``rows``, ``turn`` or ``row``) was taken
+    back: the game is as it was before it; listeners redraw from the ``state`` that follows."""
+
+    kind: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class RematchVote:
     """After game over, the person at ``seat`` agreed to play again (``agree``) or took the
     agreement back; ``ready``: every seat that agrees now. The new game starts when every
@@ -61,8 +69,8 @@ class RematchVote:
     ready: tuple[int, ...]
 
 
-TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote
-TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, RematchVote)
+TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote | EntryUndone
+TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, RematchVote, EntryUndone)
 """The server's own events: public, every listener sees them."""
 
 
@@ -186,8 +194,8 @@ def summary(table: LiveTable) -> dict[str, Any]:
                 "name": seat.name,
                 "bot": seat.bot,
                 "bot_name": _bot_name(seat.seat, seat.bot, seat.name),
-                "occupied": seat.kind == "bot" or seat.token_hash is not None,
-                "connected": seat.kind == "bot" or seat.seat in connected,
+                "occupied": seat.kind != "human" or seat.token_hash is not None,
+                "connected": seat.kind != "human" or seat.seat in connected,
             }
             for seat in table.seats
         ],
@@ -200,6 +208,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
             else None
         ),
         "created_at": iso(table.created_at),
+        "assisted": table.assisted,
         "coach": table.coach,
     }
 
@@ -233,4 +242,12 @@ def open_table_entry(entry: OpenTable) -> dict[str, Any]:
 
 def error_message(error: ServiceError, request_id: Any = None) -> dict[str, Any]:
     """The socket's ``error`` message for a refused action."""
-    return {"type": "error", "code": error.code, "message": error.message, "request_id": request_id}
+    message = {
+        "type": "error",
+        "code": error.code,
+        "message": error.message,
+        "request_id": request_id,
+    }
+    if error.details:
+        message["details"] = error.details
+    return message

@@ -36,10 +36,11 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
+from nimmt.assist import InputRejected
 from nimmt.bots import BOT_NAMES
 from nimmt.engine import Phase, RuleError, SeatView, deal_cards
 from nimmt.records import to_record
-from nimmt.server import serialize
+from nimmt.server import assisted, serialize
 from nimmt.server.botpool import BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus
 from nimmt.server.coach import CoachDesk, CoachRunner, InlineCoach, Question, has_decision
@@ -76,7 +77,7 @@ CONFLICT_RETRIES = 5
 """How often an action is checked again after another process changed the table first."""
 PERSON_ACTIONS = frozenset(
     {"join", "leave", "play", "retract", "choose_row", "rematch", "rematch_vote"}
-)
+) | frozenset(assisted.ACTION_KINDS)
 
 
 class _Behind(Exception):
@@ -363,7 +364,14 @@ class GameService:
         self._publish(table)
 
     def _new_live_table(self, record: TableRecord) -> LiveTable:
-        table = LiveTable(record.code, record.created_at, list(record.seats))
+        table = (
+            LiveTable(record.code, record.created_at, list(record.seats))
+            if record.assistant_hash is None
+            else assisted.AssistedTable(
+                record.code, record.created_at, list(record.seats),
+                assistant_hash=record.assistant_hash,
+            )
+        )  # fmt: skip
         table.game_number = record.status.game
         table.last_active_at = record.status.last_active_at
         table.coach = record.coach
@@ -495,7 +503,7 @@ class GameService:
             if self._shared:
                 await self._catch_up(table)
             connection = self._new_connection(table, token)
-            if token and connection.seat is None:
+            if token and connection.seat is None and not table.knows_token(token):
                 connection.send(
                     error_message(
                         ServiceError(
@@ -665,6 +673,75 @@ class GameService:
         if not isinstance(token, str) or not token:
             raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
         await self.act(code, token, "leave", bot=bot)
+
+    # ------------------------------------------------------------ assisted tables
+
+    async def create_assisted_table(self, names: object) -> tuple[str, str]:
+        """A game played with real cards by ``names`` (:mod:`nimmt.server.assisted`): its code
+        and the token that enters its cards (shown only this once)."""
+        cleaned = assisted.check_names(names)
+        token = secrets.token_urlsafe(24)
+        seats = tuple(SeatRecord(seat, assisted.SEAT_KIND, None, name)
+                      for seat, name in enumerate(cleaned))  # fmt: skip
+        created = self._clock()
+        for _attempt in range(20):
+            code = new_code()
+            record = TableRecord(
+                code, created, seats, TableStatus(0, 1, "dealing", 0, False, created),
+                assistant_hash=hash_token(token),
+            )  # fmt: skip
+            try:
+                await self.writer.create_table(record)
+            except CodeTakenError:
+                continue
+            except Exception as error:
+                log.exception("storing the new table %s failed", code)
+                raise ServiceError(
+                    "storage_error", "The server could not save this; please try again.", 503
+                ) from error
+            async with self._load_lock:
+                self._tables[code] = self._new_live_table(record)
+            await self.bus.subscribe(code)
+            return code, token
+        raise ServiceError("busy", "No free table code was found; try again.", 503)
+
+    async def assist(
+        self,
+        code: str,
+        token: str | None,
+        kind: str,
+        *,
+        cards: list[int] | None = None,
+        row: int | None = None,
+        version: int | None = None,
+    ) -> None:
+        """An entry at an assisted table (``rows``, ``turn``, ``row``, ``undo``), by the token
+        that created it; refused with a clear error, changing nothing, when it cannot be."""
+        table = await self._table(code)
+        if not isinstance(table, assisted.AssistedTable):
+            raise ServiceError("not_assisted", "This table is played online, not entered.", 409)
+        for _attempt in range(CONFLICT_RETRIES):
+            async with table.lock:
+                if not token or not table.knows_token(token):
+                    raise ServiceError(
+                        "not_assistant", "Only the device that started this game enters it.", 403
+                    )
+                if version is not None and version != table.version:
+                    raise ServiceError(
+                        "stale_version",
+                        f"The table has moved on (version {table.version}); look again and retry.",
+                        409,
+                    )
+                data = {"cards": cards} if cards is not None else None
+                action = self._action(table, kind, row=row, data=data)
+                try:
+                    await self._commit(table, action)
+                except InputRejected as error:
+                    raise assisted.refusal(error) from None
+                except _Behind:
+                    continue
+                return
+        raise _busy()
 
     def _action(
         self,
@@ -921,6 +998,8 @@ class GameService:
         for table in list(self._tables.values()):
             if table.bot_tasks or not table.connections or table.lock.locked():
                 continue
+            if not table.has_people:  # nothing deals or moves there by itself
+                continue
             if now - self._changed_at.get(table.code, now) < patience:
                 continue
             game = table.game
@@ -1039,6 +1118,12 @@ class GameService:
                 raise ServiceError(
                     "game_not_found", f"Table {table.code} has no game {number}.", 404
                 )
+            if isinstance(table, assisted.AssistedTable):
+                if number != 1:
+                    raise ServiceError(
+                        "game_not_found", f"Table {table.code} has no game {number}.", 404
+                    )
+                return table.record()  # nothing is hidden at a real table: at any time
             names = [seat.name or f"Seat {seat.seat + 1}" for seat in table.seats]
             played = table.game
             if number != table.game_number:

@@ -80,6 +80,9 @@ class Settings(BaseSettings):
 
     max_body_bytes: int = Field(default=16 * 1024, ge=1)
     """Largest HTTP request body accepted; a larger one is answered 413 ``too_large``."""
+    max_record_bytes: int = Field(default=256 * 1024, ge=1)
+    """Largest game record the replay viewer's ``POST /api/replay`` accepts (a record file is
+    larger than any other request body); a larger one is answered 413 ``too_large``."""
     max_message_bytes: int = Field(default=4096, ge=64)
     """Largest socket message accepted (``too_large`` error); ``nimmt serve`` has the WebSocket
     layer close the connection (1009) on bigger frames."""

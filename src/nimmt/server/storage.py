@@ -106,6 +106,10 @@ class TableRecord:
     created_at: datetime
     seats: tuple[SeatRecord, ...]
     status: TableStatus
+    assistant_hash: str | None = None
+    """Set for an assisted table (a game played with real cards): SHA-256 of the token that may
+    enter its cards. Its seats are ``"real"`` ones (people at the real table, with their names);
+    it is never listed in the lobby."""
     coach: bool = False
     """The table's creator allowed the coach for every seat (shown to all: fairness is visible)."""
 
@@ -333,7 +337,7 @@ class MemoryStorage:
         after = decode_cursor(cursor) if cursor is not None else None
         with self._lock:
             found = sorted(
-                self._active(active_since),
+                (held for held in self._active(active_since) if held.record.assistant_hash is None),
                 key=lambda held: (held.record.created_at, held.id),
                 reverse=True,
             )
@@ -511,6 +515,7 @@ class SqlStorage:
                         seat_count=len(table.seats),
                         free_seats=free,
                         humans=humans,
+                        assistant_hash=table.assistant_hash,
                         coach=table.coach,
                     )
                     .returning(TableRow.id)
@@ -556,6 +561,7 @@ class SqlStorage:
                     row.finished,
                     _utc(row.last_active_at),
                 ),
+                assistant_hash=row.assistant_hash,
                 coach=row.coach,
             )
 
@@ -697,7 +703,11 @@ class SqlStorage:
                 TableRow.round,
                 TableRow.seat_count,
             )
-            .where(TableRow.finished.is_(False), TableRow.last_active_at >= _utc(active_since))
+            .where(
+                TableRow.finished.is_(False),
+                TableRow.last_active_at >= _utc(active_since),
+                TableRow.assistant_hash.is_(None),  # an assisted table is followed by its link
+            )
             .order_by(TableRow.created_at.desc(), TableRow.id.desc())
             .limit(limit + 1)
         )

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import regex
 
@@ -155,6 +155,8 @@ HISTORY = 400
 class LiveTable:
     """A table in memory: the seats, the engine's game, and who is listening."""
 
+    assisted: ClassVar[bool] = False
+    """A game played with real cards (:class:`nimmt.server.assisted.AssistedTable`)."""
     code: str
     created_at: datetime
     seats: list[SeatRecord]
@@ -234,6 +236,10 @@ class LiveTable:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                 return seat.seat
         return None
+
+    def knows_token(self, token: str) -> bool:
+        """``token`` belongs here (it holds a seat, or it enters an assisted table's cards)."""
+        return self.seat_of_token(token) is not None
 
     def status(self) -> TableStatus:
         return TableStatus(

@@ -29,6 +29,12 @@ class CreateTableIn(BaseModel):
     coach: bool = False
 
 
+class CreateAssistedIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    names: list[str]
+
+
 class JoinIn(BaseModel):
     name: str
     seat: int | None = None
@@ -69,6 +75,22 @@ async def create_table(
         seat, token = await service.join(code, body.name)
         answer.update(seat=seat, token=token)
     return answer
+
+
+@router.post("/assisted", status_code=status.HTTP_201_CREATED)
+async def create_assisted(
+    body: CreateAssistedIn, service: ServiceDep, request: Request
+) -> dict[str, Any]:
+    """A game played with real cards: its code, link, and the token that enters its cards."""
+    address = request.client.host if request.client is not None else "unknown"
+    quota: CreationQuota = request.app.state.create_quota
+    stamp = quota.acquire(address)
+    try:
+        code, token = await service.create_assisted_table(body.names)
+    except BaseException:
+        quota.release(address, stamp)  # refused tables do not count
+        raise
+    return {"code": code, "url": f"/t/{code}", "token": token}
 
 
 @router.get("/tables")

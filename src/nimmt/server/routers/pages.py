@@ -55,6 +55,7 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/", include_in_schema=False)
+@router.get("/assist", include_in_schema=False)
 async def start_page(settings: SettingsDep) -> Response:
     return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
 

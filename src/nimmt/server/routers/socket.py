@@ -35,6 +35,13 @@ router = APIRouter()
 log = logging.getLogger(__name__)
 
 ACTIONS = ("play", "retract", "choose_row", "rematch", "leave")
+ASSIST_ACTIONS = {
+    "assist_rows": "rows",
+    "assist_turn": "turn",
+    "assist_row": "row",
+    "assist_undo": "undo",
+}
+"""The entries at an assisted table (a game played with real cards), by message type."""
 CLOSE_TABLE_NOT_FOUND = 4404
 CLOSE_TOO_SLOW = 4408
 SEND_TIMEOUT = 20.0
@@ -165,6 +172,29 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+async def _assist(
+    service: GameService, connection: Connection, entry: str, data: dict[str, Any], version: Any
+) -> None:
+    """An entry at an assisted table: ``cards`` (a list of card numbers) for ``rows`` and
+    ``turn``, ``row`` (0 to 3) for ``row``, nothing for ``undo``."""
+    cards = data.get("cards")
+    row = data.get("row")
+    if entry in ("rows", "turn") and (
+        not isinstance(cards, list) or len(cards) > 16 or not all(_is_int(card) for card in cards)
+    ):
+        raise ServiceError("malformed", '"cards" must be a list of card numbers.')
+    if entry == "row" and not _is_int(row):
+        raise ServiceError("malformed", 'A row choice needs "row": 0 to 3.')
+    await service.assist(
+        connection.code,
+        connection.token,
+        entry,
+        cards=cards if entry in ("rows", "turn") else None,
+        row=row if entry == "row" else None,
+        version=version,
+    )
+
+
 async def handle_message(service: GameService, connection: Connection, text: str) -> None:
     """One client message; a refusal is answered with an ``error`` and changes nothing."""
     request_id: Any = None
@@ -187,11 +217,14 @@ async def handle_message(service: GameService, connection: Connection, text: str
         if kind == "coach":  # answered to this connection alone, when the coach is done
             await service.ask_coach(connection, request_id)
             return
-        if kind not in ACTIONS:
-            raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
         version = data.get("version")
         if version is not None and not _is_int(version):
             raise ServiceError("malformed", '"version" must be a whole number.')
+        if kind in ASSIST_ACTIONS:
+            await _assist(service, connection, ASSIST_ACTIONS[kind], data, version)
+            return
+        if kind not in ACTIONS:
+            raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
         card = data.get("card")
         row = data.get("row")
         if kind == "play" and not _is_int(card):

@@ -1,8 +1,13 @@
 // The single-page app's entry: picks the language, draws the header, and routes
-// "/" to the start page and "/t/{code}" to the table. No build step, no dependencies.
+// "/" to the start page and "/t/{code}" to the table (or to the assistant's page when the table
+// is a game played with real cards). No build step, no dependencies.
 
+import { api } from "./js/api.js";
+import { mountAssist } from "./js/assist.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
+import { mountBoard } from "./js/board.js";
+import { mountReplay } from "./js/replay.js";
 import { mountStart } from "./js/start.js";
 import { mountTable } from "./js/table.js";
 
@@ -20,10 +25,23 @@ function translateStatic() {
 
 function route() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+  const other = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/(replay|board)\/?$/);
   if (view) view.destroy();
   clear(main);
-  if (match) view = mountTable(main, match[1].toUpperCase());
+  if (match) mountTableOrAssist(match[1].toUpperCase());
+  else if (other && other[2] === "board") view = mountBoard(main, other[1].toUpperCase());
+  else if (other) view = mountReplay(main, { code: other[1].toUpperCase(), game: new URLSearchParams(location.search).get("game") });
+  else if (/^\/replay\/?$/.test(location.pathname)) view = mountReplay(main);
   else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
+  else if (/^\/assist\/?$/.test(location.pathname)) {
+    // The rules pages link here: the start page, opened at its "Real cards" form.
+    view = mountStart(main);
+    const form = main.querySelector("#real-cards-form");
+    if (form) {
+      form.scrollIntoView({ block: "start" });
+      form.querySelector("input")?.focus();
+    }
+  }
   else {
     view = { rerender() {}, destroy() {} };
     main.append(
@@ -33,6 +51,21 @@ function route() {
         h("p", {}, h("a", { class: "button", href: "/", text: t("app.home") }))),
     );
   }
+}
+
+/** A table played online, or a game with real cards (assisted): the summary says which. */
+function mountTableOrAssist(code) {
+  const placeholder = { rerender() {}, destroy() {} };
+  view = placeholder;
+  main.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
+  api("GET", `/api/tables/${code}`)
+    .then((summary) => Boolean(summary && summary.assisted))
+    .catch(() => false) // the table page tells what went wrong
+    .then((assisted) => {
+      if (view !== placeholder) return;
+      clear(main);
+      view = assisted ? mountAssist(main, code) : mountTable(main, code);
+    });
 }
 
 async function start() {

@@ -1,8 +1,9 @@
 // The start page: create a table (2 to 10 seats, each a person or a bot level from
-// GET /api/bots), join one by its short code, or pick one from the list of open tables to join
-// or watch. The display name is remembered in localStorage ("nimmt.name").
+// GET /api/bots), join one by its short code, start the assistant for a game with real cards
+// (assist/start.js), or pick one from the list of open tables to join or watch. The display name is remembered in localStorage ("nimmt.name").
 
 import { ApiError, api, apiErrorText, tokenKey } from "./api.js";
+import { realCardsForm } from "./assist/start.js";
 import { cardEl } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { safeGet, safeSet, t } from "./i18n.js";
@@ -26,6 +27,7 @@ export function mountStart(root) {
     busy: false,
   };
   let refreshTimer = null;
+  const realCards = realCardsForm({ firstName: () => state.name, rerender: () => render() });
 
   const botLabel = (name) => {
     const key = `bots.${name}`;
@@ -193,7 +195,8 @@ export function mountStart(root) {
             table.free_seats > 0
               ? h("button", { class: "button small", type: "button", text: t("start.join"), on: { click: () => join(table.code) } })
               : null,
-            h("a", { class: "button small ghost", href: `/t/${table.code}`, text: t("start.watch") }))),
+            h("a", { class: "button small ghost", href: `/t/${table.code}`, text: t("start.watch") }),
+            h("a", { class: "button small ghost", href: `/t/${table.code}/board`, text: t("board.open") }))),
       );
     }
     box.append(list);
@@ -206,7 +209,8 @@ export function mountStart(root) {
       h("div", { class: "hero-text" },
         h("h1", { text: t("start.title") }),
         h("p", { class: "lead", text: t("start.tagline") }),
-        h("p", {}, h("a", { href: `/rules/${document.documentElement.lang}`, text: t("start.read_rules") }))),
+        h("p", {}, h("a", { href: `/rules/${document.documentElement.lang}`, text: t("start.read_rules") })),
+        h("p", {}, h("a", { href: "/replay", id: "replay-link", text: t("replay.lobby_link") }))),
       h("div", { class: "hero-cards", "aria-hidden": "true" }, [7, 15, 30, 44, 55].map((card) => cardEl(card))));
 
     const nameField = h("div", { class: "field name-field" },
@@ -254,9 +258,10 @@ export function mountStart(root) {
         h("button", { type: "button", class: "button small ghost", id: "refresh-tables", text: t("start.refresh"), on: { click: loadTables } })),
       h("div", { id: "open-tables" }));
 
-    root.append(h("div", { class: "start-page" }, hero, nameField, h("div", { class: "panels" }, createPanel, joinPanel), listPanel));
+    root.append(h("div", { class: "start-page" }, hero, nameField, h("div", { class: "panels" }, createPanel, joinPanel), realCards.render(), listPanel));
     renderTables();
     if (focusedId) root.querySelector(`#${CSS.escape(focusedId)}`)?.focus();
+    realCards.placeFocus(root);
   }
 
   render();

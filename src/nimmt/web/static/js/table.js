@@ -337,6 +337,7 @@ export function mountTable(root, code) {
               on: { click: () => { s.sheetOpen = true; render(); } } })
           : null,
         view.phase === "game_over" ? recordLink(code, { class: "chip", "data-focus": "download-bar" }, s.table ? s.table.game : null) : null,
+        h("a", { class: "chip", href: `/t/${code}/board`, target: "_blank", rel: "noopener", "data-focus": "board-link", text: t("board.open") }),
         seated()
           ? h("button", {
               type: "button", class: "chip leave", id: "leave-seat", "data-focus": "leave-seat", "aria-haspopup": "dialog",
@@ -443,6 +444,7 @@ export function mountTable(root, code) {
             : null,
           again,
           recordLink(code, { class: "button", id: "download-record", "data-focus": seated() ? "download" : "sheet-main" }, game),
+          h("a", { class: "button", id: "open-replay", href: game ? `/t/${code}/replay?game=${game}` : `/t/${code}/replay`, "data-focus": "open-replay", text: t("replay.open") }),
           h("button", { type: "button", class: "button ghost", "data-focus": "sheet-close", text: t("sheet.show_table"), on: { click: close } }),
         ]
       : [h("button", { type: "button", class: "button primary", id: "sheet-continue", "data-focus": "sheet-main", text: t("sheet.continue"), on: { click: close } })];

@@ -1,0 +1,156 @@
+// The board view ("/t/{code}/board"): the table for a TV in the room where everyone plays from
+// their phone. Full screen, no hand, large cards and names: the rows, the turn's cards revealed
+// and travelling to their rows, the seats with their totals and who is still thinking, the score
+// sheet between rounds, and a QR code of the table's link to join by. It connects as a
+// spectator, so it is sent nothing a spectator may not see (docs/protocol.md, section 3), and
+// draws with the table's own modules (state.js, text.js, render.js, animate.js).
+
+import { errorText } from "./api.js";
+import { freeSeats, joinUrl, sheetShown } from "./board-model.js";
+import { clear, h } from "./dom.js";
+import { formatList, has, safeGet, t } from "./i18n.js";
+import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
+import { STEP_MS, animateEvent } from "./table/animate.js";
+import { createAnnouncer } from "./table/announce.js";
+import { renderBoard, renderPageMessage, renderScoreTable, renderSeats } from "./table/render.js";
+import { acceptEvents, applyStateMessage, createState, nameOf, seatSummaries, speedFrom } from "./table/state.js";
+import { eventSentence, infoText, statusText, winnersText } from "./table/text.js";
+
+export function mountBoard(root, code) {
+  const s = createState(code, { token: null, speed: speedFrom(safeGet("nimmt.speed")) });
+  const queue = [];
+  let running = false;
+  let destroyed = false;
+  const say = createAnnouncer();
+  const nameOfSeat = (seat) => nameOf(s, seat, t);
+  const words = () => ({ t, formatList, has, nameOf: nameOfSeat, me: null });
+  const motion = { get speed() { return s.speed; }, nameOf: nameOfSeat, me: null };
+  const socket = new TableSocket(code, null, { onMessage: receive, onStatus: connectionChanged });
+  document.body.classList.add("board-mode");
+
+  function connectionChanged(status, event) {
+    if (destroyed) return;
+    if (status === "open") say.setBanner(null);
+    else if (status === "lost") say.setBanner(t("table.connection_lost"));
+    else if (status === "refused") {
+      say.setBanner(null);
+      s.fatal = event && event.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
+      render();
+    }
+  }
+
+  function receive(message) {
+    if (destroyed) return;
+    if (message.type === "error") {
+      if (message.code === "table_not_found" || message.code === "forbidden_origin") {
+        s.fatal = message.code;
+        socket.close();
+        render();
+      }
+      return;
+    }
+    if (message.type === "events" && !acceptEvents(s, message)) return;
+    if (message.type === "state") socket.setVersion(message.version);
+    if (message.type === "events" || message.type === "state") {
+      queue.push(message);
+      if (!running) drain();
+    }
+  }
+
+  async function drain() {
+    running = true;
+    while (queue.length && !destroyed) {
+      const message = queue.shift();
+      try {
+        if (message.type === "events") await playEvents(message.events || []);
+        else {
+          applyStateMessage(s, message);
+          render();
+        }
+      } catch (err) {
+        console.error(err); // the next state draws the board whole
+      }
+    }
+    running = false;
+  }
+
+  async function playEvents(events) {
+    const stage = root.querySelector(".board-page");
+    const animate = Boolean(stage && s.view) && queue.length < 4;
+    for (const event of events) {
+      const sentence = eventSentence(event, words());
+      if (sentence) say.announce(sentence.text);
+      if (animate) await animateEvent(stage, event, motion);
+    }
+  }
+
+  function render() {
+    if (destroyed) return;
+    clear(root);
+    if (s.fatal) {
+      const title = has(`errors.${s.fatal}_title`) ? t(`errors.${s.fatal}_title`) : t("errors.table_not_found_title");
+      root.append(renderPageMessage(title, errorText(s.fatal)));
+      return;
+    }
+    if (!s.view) {
+      root.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
+      return;
+    }
+    const view = s.view;
+    const link = joinUrl(location.origin, code);
+    const over = view.phase === "game_over" && view.outcome;
+    const sheet = sheetShown(view)
+      ? h("section", { class: "sheet board-sheet", "aria-labelledby": "board-sheet-title" },
+          h("h2", { id: "board-sheet-title", text: over ? t("sheet.game_over") : t("sheet.after_round", { round: view.score_sheet.length }) }),
+          over ? h("p", { class: "winners", text: winnersText(view.outcome.winners, view.outcome.totals, words()) }) : null,
+          renderScoreTable({
+            names: view.names.map((_, seat) => nameOfSeat(seat)),
+            rounds: view.score_sheet,
+            totals: over ? view.outcome.totals : view.totals,
+          }))
+      : null;
+    const free = freeSeats(s.table);
+    const many = view.names.length > 6 ? " many" : "";
+    root.append(h("div", { class: `board-page${many}${sheet ? " sheet-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
+      h("header", { class: "board-head" },
+        h("span", { class: "board-brand", text: t("app.brand_name") }),
+        h("span", { class: "board-code", text: t("board.table", { code }) }),
+        h("span", { class: "board-info", text: infoText(view, t) }),
+        h("button", { type: "button", class: "chip board-full", text: t("board.full_screen"), on: { click: fullScreen } })),
+      h("div", { class: "board-main" },
+        renderBoard({
+          rows: view.rows,
+          revealed: view.revealed,
+          status: statusText(view, { tableSeats: s.table ? s.table.seats : null }, words()),
+          nameOf: nameOfSeat,
+          me: null,
+        }),
+        h("aside", { class: "board-side" },
+          renderSeats(seatSummaries(s, nameOfSeat)),
+          sheet,
+          h("figure", { class: "board-join" },
+            h("img", { src: `/t/${encodeURIComponent(code)}/qr.svg`, alt: t("board.qr_alt", { link }), width: 180, height: 180 }),
+            h("figcaption", {},
+              h("strong", { text: free ? t("board.join_free", { count: free }) : t("board.join_watch") }),
+              h("span", { class: "board-link", text: link })))))));
+  }
+
+  function fullScreen() {
+    const page = document.documentElement;
+    if (document.fullscreenElement) document.exitFullscreen?.();
+    else page.requestFullscreen?.().catch(() => {});
+  }
+
+  render();
+  socket.connect();
+
+  return {
+    rerender: render,
+    destroy() {
+      destroyed = true;
+      socket.close();
+      say.reset();
+      document.body.classList.remove("board-mode");
+    },
+  };
+}
