@@ -358,6 +358,7 @@ export function mountTable(root, code) {
       me,
       onChooseRow: actions.chooseRow,
       onRowKey: (event, index) => rowKeydown(event, index, root),
+      fit: true,
       extra: view.phase === "waiting"
         ? renderInvite(code, `${location.origin}/t/${code}`, { onCopy: actions.copyLink })
         : renderLastTurn(lastTurn(s.log), words()),

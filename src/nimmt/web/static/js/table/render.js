@@ -81,16 +81,19 @@ export const renderStatus = (text, { urgent = false } = {}) =>
 
 /**
  * The board: status line, anything in `extra` (the invite before the deal), the revealed cards
- * and the rows. `rows`, `revealed` as in the view; `onChooseRow(index)` and `onRowKey(event,
- * index)` when `mustChoose`.
+ * and the rows; `fit`: scaled to the window (the table page). `rows`, `revealed` as in the
+ * view; `onChooseRow(index)` and `onRowKey(event, index)` when `mustChoose`.
  */
-export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null }) {
+export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null, fit = false }) {
   const parts = [renderStatus(status, { urgent: mustChoose })];
   if (extra) parts.push(extra);
-  // The play area is the box the cards scale to (style.css: a size container).
-  parts.push(h("div", { class: "play-area" },
+  const play = [
     renderReveal(revealed, { nameOf, me }),
-    renderRows(rows, { choosable: mustChoose, onChoose: onChooseRow, onKeydown: onRowKey })));
+    renderRows(rows, { choosable: mustChoose, onChoose: onChooseRow, onKeydown: onRowKey }),
+  ];
+  // With `fit` (the table page), the revealed cards and the rows lie in a play area whose size
+  // the cards scale to (style.css: a size container).
+  parts.push(...(fit ? [h("div", { class: "play-area" }, play)] : play));
   return h("section", { class: "board", "aria-label": t("table.board") }, parts);
 }
 
