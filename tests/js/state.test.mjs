@@ -9,15 +9,19 @@ import {
   createState,
   handMove,
   lowestFirst,
+  mayBeLastRound,
   nameOf,
+  nearEnd,
   outboxStillValid,
   playerCount,
   rowMove,
   seatScore,
   seatStateKey,
   seatSummaries,
+  seatsOver,
   shouldSummarize,
   speedFrom,
+  stateKeyAtReveal,
   typedCard,
 } from "../../src/nimmt/web/static/js/table/state.js";
 
@@ -219,5 +223,30 @@ describe("keyboard choices", () => {
     assert.equal(rowMove(3, "ArrowRight"), 0);
     assert.equal(rowMove(1, "ArrowDown"), 2);
     assert.equal(rowMove(1, "Enter"), null);
+  });
+});
+
+describe("the end of the game", () => {
+  test("from 45 a total is close to 66, and the round played from such totals may be the last", () => {
+    assert.deepEqual([0, 44, 45, 66, 70].map(nearEnd), [false, false, true, true, true]);
+    assert.equal(mayBeLastRound([10, 44, 40]), false);
+    assert.equal(mayBeLastRound([10, 45, 40]), true);
+  });
+
+  test("only totals above 66 went over, highest first", () => {
+    assert.deepEqual(seatsOver([66, 12, 70, 80]), [{ seat: 3, total: 80 }, { seat: 2, total: 70 }]);
+    assert.deepEqual(seatsOver([66, 12]), []);
+  });
+
+  test("once the cards are revealed, nobody is thinking", () => {
+    assert.equal(stateKeyAtReveal("thinking"), "chosen");
+    for (const key of ["chosen", "row", "empty", "waiting"]) assert.equal(stateKeyAtReveal(key), key);
+  });
+
+  test("a seat summary marks a total close to 66, this round's bullheads included", () => {
+    const s = createState("ABC");
+    s.you = { seat: 0 };
+    s.view = choosingView({ totals: [40, 45, 0], penalties: [6, 0, 0] });
+    assert.deepEqual(seatSummaries(s, String).map((seat) => seat.nearEnd), [true, true, false]);
   });
 });

@@ -7,6 +7,8 @@ import {
   emptyHandText,
   eventSentence,
   infoText,
+  nextRoundWarning,
+  overText,
   seatStateText,
   statusText,
   winnersText,
@@ -119,6 +121,21 @@ describe("status and labels", () => {
   });
 });
 
+describe("the end of the game", () => {
+  test("the next round may be the last from 45 on: the highest total and who has it", () => {
+    assert.equal(nextRoundWarning([10, 44, 40], words()), "");
+    assert.equal(nextRoundWarning([58, 12, 58], words(2)), "sheet.next_may_be_last(count=58,names=Ana & table.you())");
+  });
+
+  test("the final sheet says who went over 66, highest first", () => {
+    assert.equal(overText([66, 12, 3], words()), "");
+    assert.equal(
+      overText([70, 12, 81], words(0)),
+      "sheet.over(names=sheet.over_item(name=Cleo,count=81) & sheet.over_item(name=table.you(),count=70))",
+    );
+  });
+});
+
 describe("catalogues", () => {
   test("every key these sentences use exists in de, fr and en", async () => {
     const { readFile } = await import("node:fs/promises");
@@ -151,6 +168,10 @@ describe("catalogues", () => {
       emptyHandText(phase, recording.t);
     }
     for (const key of ["empty", "row", "chosen", "thinking", "waiting", "ready"]) seatStateText(key, recording.t);
+    nextRoundWarning([60, 2], recording);
+    overText([70, 2], recording);
+    recording.t("seat.near_end");
+    recording.t("table.may_be_last");
     for (const lang of ["de", "fr", "en"]) {
       const url = new URL(`../../src/nimmt/web/static/i18n/${lang}.json`, import.meta.url);
       const catalogue = JSON.parse(await readFile(url, "utf8"));

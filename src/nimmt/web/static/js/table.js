@@ -57,18 +57,26 @@ import {
   chosenCard,
   createState,
   isSeated,
+  mayBeLastRound,
   mySeat,
   nameOf,
   seatSummaries,
   shouldSummarize,
   speedFrom,
 } from "./table/state.js";
-import { eventSentence, infoText, statusText, winnersText } from "./table/text.js";
+import { eventSentence, infoText, nextRoundWarning, overText, statusText, winnersText } from "./table/text.js";
 import { rematchStatus, rematchText } from "./table/rematch.js";
 import { createLog, lastTurn, logEvents, logFromState } from "./table/log.js";
 import { renderLastTurn, renderLogPanel } from "./table/logview.js";
 
 const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "rematch_vote", "game_over"];
+
+/** `{ promise, resolve }`: the promise settles once resolve() is called. */
+function skipSignal() {
+  let resolve;
+  const promise = new Promise((settle) => { resolve = settle; });
+  return { promise, resolve };
+}
 
 export function mountTable(root, code) {
   const s = createState(code, {
@@ -87,7 +95,7 @@ export function mountTable(root, code) {
   const say = createAnnouncer();
   const socket = new TableSocket(code, s.token, { onMessage: receive, onStatus: connectionChanged });
   const leaveDialog = createLeaveDialog({ root, onLeave: (bot) => actions.leaveSeat(bot), isGone: () => destroyed });
-  const actions = createActions({ root, code, s, socket, say, render, closeLeaveDialog: leaveDialog.close });
+  const actions = createActions({ root, code, s, socket, say, render, closeLeaveDialog: leaveDialog.close, skipAnimation });
 
   const seated = () => isSeated(s);
   const nameOfSeat = (seat) => nameOf(s, seat, t);
@@ -100,7 +108,15 @@ export function mountTable(root, code) {
     get me() {
       return mySeat(s);
     },
+    get skipping() {
+      return s.skipping;
+    },
+    get skipped() {
+      return skipped.promise;
+    },
   };
+  // Settles when a card tapped during the animation asks it to hurry to its end.
+  let skipped = skipSignal();
 
   // ----------------------------------------------------------- the connection
 
@@ -165,6 +181,32 @@ export function mountTable(root, code) {
       }
     }
     running = false;
+    s.skipping = false;
+    skipped = skipSignal();
+  }
+
+  /** A card was tapped during the animation: show the rest of it at once (then play the card). */
+  function skipAnimation() {
+    s.skipping = true;
+    skipped.resolve();
+    for (const animation of root.getAnimations({ subtree: true })) {
+      // Only the turn's own movements: CSS animations (a seat's pulse) run on their own.
+      if (!(animation instanceof CSSAnimation) && !(animation instanceof CSSTransition)) animation.finish();
+    }
+  }
+
+  /** Play the card tapped during the animation, now that the turn it was meant for is here. */
+  function playQueuedCard() {
+    const card = s.queuedCard;
+    if (card === null || queue.length || s.animating || !s.view) return;
+    const view = s.view;
+    if (!view.hand.includes(card) || view.phase === "game_over") {
+      s.queuedCard = null;
+      return;
+    }
+    if (view.phase !== "choosing_cards") return; // a row is being chosen: the card waits
+    s.queuedCard = null;
+    if (chosenCard(s) !== card) actions.playCard(card);
   }
 
   function handleError(message) {
@@ -209,6 +251,7 @@ export function mountTable(root, code) {
     if (seatLost) actions.forgetSeat();
     actions.sendOutbox();
     render();
+    playQueuedCard();
   }
 
   // ------------------------------------------------------------ events
@@ -219,7 +262,6 @@ export function mountTable(root, code) {
     // Animate only on a drawn table, and not a backlog: a long queue is simply caught up.
     const animate = !summarize && Boolean(s.view) && root.querySelector(".rows") && queue.length < 4;
     s.animating = true;
-    root.querySelector(".hand")?.classList.add("idle");
     try {
       if (summarize) say.announce(t("table.caught_up", { count: events.length }));
       for (const event of events) {
@@ -258,6 +300,9 @@ export function mountTable(root, code) {
     const mustChoose = Boolean(s.view && s.view.must_choose_row);
     const newDecision = mustChoose && !s.lastMustChoose;
     s.lastMustChoose = mustChoose;
+    const sheetShown = Boolean(s.sheetOpen && s.view && (s.view.score_sheet.length || s.view.outcome));
+    const sheetOpened = sheetShown && !s.lastSheetShown;
+    s.lastSheetShown = sheetShown;
 
     clear(root);
     if (s.fatal) {
@@ -273,18 +318,18 @@ export function mountTable(root, code) {
       if (seated() && !s.leaving) leaveDialog.update(leaveTexts());
       else leaveDialog.close();
     }
+    // The score sheet takes the players' place (the totals are on it), beside the board.
     const page = h("div", { class: `table-page${s.logOpen ? " log-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
-      toolbar(), renderSeats(seatSummaries(s, nameOfSeat)), board(), handSection());
+      toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat)), board(), handSection());
     root.append(page);
     if (s.logOpen) root.append(logPanel());
-    if (s.sheetOpen && (s.view.score_sheet.length || s.view.outcome)) root.append(scoreSheet());
 
-    // Focus: keep it where it was; follow a new decision; never leave it on nothing.
+    // Focus: keep it where it was; follow a new decision or a sheet just opened; never leave it on nothing.
     let target = null;
-    if (s.sheetOpen && root.querySelector(".sheet")) {
-      target = root.querySelector(`.sheet [data-focus="${key}"]`) || root.querySelector(".sheet [data-focus=sheet-main]");
-    } else if (newDecision) {
+    if (newDecision) {
       target = root.querySelector('[data-focus="row-0"]');
+    } else if (sheetOpened) {
+      target = root.querySelector(".sheet [data-focus=sheet-main]");
     } else if (key) {
       target = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
       if (!target && key.startsWith("card-")) target = root.querySelector('.hand [tabindex="0"]');
@@ -310,7 +355,12 @@ export function mountTable(root, code) {
         h("span", { class: "muted", text: t("table.code_label") }),
         h("strong", { class: "code", id: "table-code", text: code }),
         h("button", { type: "button", class: "chip", "data-focus": "copy-link", text: t("table.copy_link"), on: { click: actions.copyLink } })),
-      h("div", { class: "table-info" }, infoText(view, t), s.table && s.table.coach ? renderCoachBadge() : null),
+      h("div", { class: "table-info" },
+        h("span", { text: infoText(view, t) }),
+        view.phase !== "waiting" && view.phase !== "game_over" && mayBeLastRound(view.totals)
+          ? h("span", { class: "last-round", text: t("table.may_be_last") })
+          : null,
+        s.table && s.table.coach ? renderCoachBadge() : null),
       h("div", { class: "table-tools" },
         coachAllowedHere()
           ? renderCoachToggle({ on: s.coach.on, thinking: coachThinking(s.coach, true), failed: coachFailed(s.coach, true), onToggle: toggleCoach })
@@ -320,7 +370,7 @@ export function mountTable(root, code) {
           ? h("button", { type: "button", class: "chip", id: "open-log", "data-focus": "open-log", "aria-expanded": String(s.logOpen),
               "aria-controls": "game-log", "aria-keyshortcuts": "L", text: t("log.open"), on: { click: () => toggleLog() } })
           : null,
-        view.score_sheet.length
+        view.score_sheet.length && !s.lastSheetShown
           ? h("button", { type: "button", class: "chip", "data-focus": "open-sheet", text: t("table.score_sheet"),
               on: { click: () => { s.sheetOpen = true; render(); } } })
           : null,
@@ -347,6 +397,7 @@ export function mountTable(root, code) {
       onChooseRow: actions.chooseRow,
       onRowKey: (event, index) => rowKeydown(event, index, root),
       annotateRow: coachAnnotation("row"),
+      fit: true,
       extra: view.phase === "waiting"
         ? renderInvite(code, `${location.origin}/t/${code}`, { onCopy: actions.copyLink })
         : renderLastTurn(lastTurn(s.log), words()),
@@ -396,7 +447,7 @@ export function mountTable(root, code) {
         onSubmit: actions.takeSeat,
       });
     }
-    const chosen = chosenCard(s);
+    const chosen = chosenCard(s) ?? s.queuedCard;
     if (!view.hand.includes(s.handFocus)) s.handFocus = chosen ?? view.hand[0] ?? null;
     return renderHand({
       hand: view.hand,
@@ -500,6 +551,8 @@ export function mountTable(root, code) {
       me: mySeat(s),
       over,
       winners: over ? winnersText(view.outcome.winners, view.outcome.totals, words()) : "",
+      warning: over ? "" : nextRoundWarning(totals, words()),
+      overLine: over ? overText(totals, words()) : "",
       actions: actionsEls,
       onClose: close,
       extra: over && seated() ? coachReview() : null,

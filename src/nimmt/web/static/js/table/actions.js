@@ -3,7 +3,8 @@
 // the version of the state they answer; one made while the connection is lost waits in the
 // outbox and is sent once a state shows it still makes sense (state.js outboxStillValid).
 //
-// `ctx`: `{ root, code, s, socket, render(), say (announce.js), closeLeaveDialog() }`.
+// `ctx`: `{ root, code, s, socket, render(), say (announce.js), closeLeaveDialog(),
+// skipAnimation() }`.
 
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
@@ -31,8 +32,17 @@ export function createActions(ctx) {
 
   function playCard(card) {
     const view = s.view;
-    if (!view || !isSeated(s) || view.phase !== "choosing_cards" || !view.hand.includes(card)) return;
-    if (s.animating) return; // the table is still showing the last turn: decide on what is current
+    if (!view || !isSeated(s) || !view.hand.includes(card)) return;
+    if (s.animating) {
+      // The table is still showing the last turn: the card is kept for the next one (table.js
+      // plays it once that is here), lifted now, and the animation hurries to its end.
+      s.queuedCard = card;
+      s.handFocus = card;
+      for (const el of root.querySelectorAll(".hand .card")) el.classList.toggle("lifted", Number(el.dataset.card) === card);
+      ctx.skipAnimation();
+      return;
+    }
+    if (view.phase !== "choosing_cards") return;
     const current = chosenCard(s);
     s.handFocus = card;
     if (current === card) {

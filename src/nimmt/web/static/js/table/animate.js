@@ -3,13 +3,18 @@
 // into its player's pile. About half a second a step at speed 1, divided by the speed; nothing
 // waits while the page is hidden; under prefers-reduced-motion cards fade instead of moving.
 //
-// `opts` everywhere: `{ speed, nameOf(seat), me }` (me: this page's seat, null when watching);
-// `speed` is read at each step, so a getter follows a change made during the animation.
+// `opts` everywhere: `{ speed, nameOf(seat), me, skipping, skipped }` (me: this page's seat,
+// null when watching); `speed` is read at each step, so a getter follows a change made during
+// the animation. `skipping` (true once a card is tapped during the animation) makes every step
+// instant, and `skipped`, a promise that settles then, cuts short a pause under way (the caller
+// finishes the movements under way itself).
 
 import { cardEl, totalBullheads } from "../cards.js";
 import { clear, h, prefersReducedMotion, sleep } from "../dom.js";
-import { lowestFirst } from "./state.js";
+import { t } from "../i18n.js";
+import { lowestFirst, stateKeyAtReveal } from "./state.js";
 import { revealItem } from "./render.js";
+import { seatStateText } from "./text.js";
 
 export const STEP_MS = 520; // one card travelling to its row
 export const REVEAL_MS = 900; // the cards turned over, then lined up
@@ -18,6 +23,14 @@ export const SCORE_MS = 400; // a pause on the scored round before the sheet ope
 
 /** How long a step of `ms` lasts at this speed (0 while the page is hidden). */
 export const duration = (ms, speed) => (document.hidden ? 0 : ms / speed);
+
+/** How long a step of `ms` lasts for these `opts` (0 once the animation is skipped). */
+const stepMs = (ms, opts) => (opts.skipping ? 0 : duration(ms, opts.speed));
+
+const never = new Promise(() => {});
+
+/** Wait `ms`, or less if the animation is skipped meanwhile. */
+const pause = (ms, opts) => (ms ? Promise.race([sleep(ms), opts.skipped || never]) : Promise.resolve());
 
 const rowEl = (root, row) => root.querySelector(`.row[data-row="${row}"]`);
 const seatEl = (root, seat) => root.querySelector(`.seat[data-seat="${seat}"]`);
@@ -33,7 +46,7 @@ function updateRowTotal(root, row) {
 function fly(el, from, opts) {
   if (!from) return Promise.resolve();
   const to = el.getBoundingClientRect();
-  const ms = duration(STEP_MS, opts.speed);
+  const ms = stepMs(STEP_MS, opts);
   if (!ms) return Promise.resolve();
   if (prefersReducedMotion()) {
     return el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: ms, easing: "ease-out" }).finished;
@@ -57,6 +70,14 @@ export async function revealCards(root, cards, opts) {
   if (!strip) return;
   clear(strip);
   strip.hidden = false;
+  // Every card is chosen: nobody is thinking any more.
+  for (const seat of root.querySelectorAll(".seat")) {
+    const key = [...seat.classList].find((name) => name.startsWith("state-"))?.slice("state-".length);
+    if (!key || stateKeyAtReveal(key) === key) continue;
+    seat.classList.replace(`state-${key}`, `state-${stateKeyAtReveal(key)}`);
+    const text = seat.querySelector(".seat-state");
+    if (text && !seat.classList.contains("offline")) text.textContent = seatStateText(stateKeyAtReveal(key), t);
+  }
   // Each player's card turns over in front of them ...
   cards.forEach((card, seat) => {
     const slot = seatEl(root, seat)?.querySelector(".seat-card");
@@ -69,7 +90,7 @@ export async function revealCards(root, cards, opts) {
   // ... then all line up, lowest first, each with its player's name.
   const order = lowestFirst(cards);
   for (const { card, seat } of order) strip.append(revealItem(card, seat, { name: nameOf(seat), mine: seat === me }));
-  const ms = duration(REVEAL_MS, opts.speed);
+  const ms = stepMs(REVEAL_MS, opts);
   if (ms && !prefersReducedMotion()) {
     strip.querySelectorAll(".reveal-item").forEach((item, index) => {
       item.animate([{ opacity: 0, transform: "translateY(-24px) rotateY(90deg)" }, { opacity: 1, transform: "none" }], {
@@ -79,7 +100,7 @@ export async function revealCards(root, cards, opts) {
       });
     });
   }
-  await sleep(ms);
+  await pause(ms, opts);
 }
 
 /** `row_taken`: the row's cards sweep into the player's pile, whose counters go up. */
@@ -89,7 +110,7 @@ export async function takeRow(root, event, opts) {
   el.classList.add("taking");
   const target = seatEl(root, event.seat)?.querySelector(".seat-pile") || seatEl(root, event.seat);
   const to = target ? target.getBoundingClientRect() : null;
-  const ms = duration(TAKE_MS, opts.speed);
+  const ms = stepMs(TAKE_MS, opts);
   const sweeps = [...el.querySelectorAll(".slot .card")].map((card) => {
     if (!ms) return Promise.resolve();
     const from = card.getBoundingClientRect();
@@ -136,7 +157,7 @@ export async function placeCard(root, event, opts) {
   updateRowTotal(root, event.row);
   await fly(card, from, opts);
   card.querySelector(".card-owner")?.remove();
-  await sleep(duration(STEP_MS, opts.speed) * 0.2);
+  await pause(stepMs(STEP_MS, opts) * 0.2, opts);
 }
 
 /**
@@ -149,6 +170,6 @@ export async function animateEvent(root, event, opts, { onScored = () => {} } = 
   else if (event.type === "card_placed") await placeCard(root, event, opts);
   else if (event.type === "round_scored") {
     onScored();
-    await sleep(duration(SCORE_MS, opts.speed));
+    await pause(stepMs(SCORE_MS, opts), opts);
   }
 }

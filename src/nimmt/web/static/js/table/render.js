@@ -6,7 +6,7 @@
 import { bullheads, cardBackEl, cardEl, totalBullheads } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { SPEEDS, lowestFirst } from "./state.js";
+import { GAME_END, SPEEDS, lowestFirst, nearEnd } from "./state.js";
 import { emptyHandText, seatStateText } from "./text.js";
 
 /** A face-up card (cards.js); `opts` as for cardEl: `{ tag, attrs }`. */
@@ -86,16 +86,20 @@ export const renderStatus = (text, { urgent = false } = {}) =>
 
 /**
  * The board: status line, anything in `extra` (the invite before the deal), the revealed cards
- * and the rows. `rows`, `revealed` as in the view; `onChooseRow(index)`, `onRowKey(event,
- * index)` and `annotateRow(index)` (renderRows' `annotate`) when `mustChoose`.
+ * and the rows; `fit`: scaled to the window (the table page). `rows`, `revealed` as in the
+ * view; `onChooseRow(index)`, `onRowKey(event, index)` and `annotateRow(index)` (renderRows'
+ * `annotate`) when `mustChoose`.
  */
-export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null, annotateRow = null }) {
+export function renderBoard({ rows, revealed = null, status = "", mustChoose = false, nameOf, me = null, onChooseRow = null, onRowKey = null, extra = null, fit = false, annotateRow = null }) {
   const parts = [renderStatus(status, { urgent: mustChoose })];
   if (extra) parts.push(extra);
-  parts.push(
+  const play = [
     renderReveal(revealed, { nameOf, me }),
     renderRows(rows, { choosable: mustChoose, onChoose: onChooseRow, onKeydown: onRowKey, annotate: annotateRow }),
-  );
+  ];
+  // With `fit` (the table page), the revealed cards and the rows lie in a play area whose size
+  // the cards scale to (style.css: a size container).
+  parts.push(...(fit ? [h("div", { class: "play-area" }, play)] : play));
   return h("section", { class: "board", "aria-label": t("table.board") }, parts);
 }
 
@@ -112,7 +116,7 @@ export function renderSeats(seats) {
     else if (info.back) cardSlot = cardBackEl();
     list.append(
       h("li", {
-        class: `seat state-${info.stateKey}${info.isMe ? " me" : ""}${info.offline ? " offline" : ""}${info.winner ? " winner" : ""}`,
+        class: `seat state-${info.stateKey}${info.isMe ? " me" : ""}${info.offline ? " offline" : ""}${info.winner ? " winner" : ""}${info.nearEnd ? " near-end" : ""}`,
         "data-seat": info.seat,
       },
         h("div", { class: "seat-card" }, cardSlot),
@@ -123,10 +127,11 @@ export function renderSeats(seats) {
             info.bot ? h("span", { class: "badge bot", text: t("seat.bot") }) : null),
           h("div", { class: "seat-state", text: info.offline ? t("seat.state_offline") : seatStateText(info.stateKey, t) }),
           h("div", { class: "seat-pile", "aria-label": t("seat.score_label", { round: info.round, total: info.total }) },
-            h("span", { class: "pile-part", "aria-hidden": "true" },
+            h("span", { class: "pile-part round", "aria-hidden": "true" },
               h("span", { class: "head" }), h("span", { class: "seat-round-number", text: String(info.round) })),
             h("span", { class: "pile-part total", "aria-hidden": "true" },
-              h("span", { class: "sigma", text: "Σ" }), h("span", { class: "seat-total-number", text: String(info.total) }))))),
+              h("span", { class: "sigma", text: "Σ" }), h("span", { class: "seat-total-number", text: String(info.total) }))),
+          info.nearEnd ? h("span", { class: "visually-hidden", text: t("seat.near_end") }) : null)),
     );
   }
   return h("section", { class: "seats-area", "aria-label": t("table.players") }, list);
@@ -183,7 +188,7 @@ export function renderScoreTable({ names, rounds, totals, me = null }) {
       rounds.map((_, index) => h("th", { scope: "col", text: t("sheet.round_short", { round: index + 1 }) })),
       h("th", { scope: "col", class: "total", text: t("sheet.total") }))),
     h("tbody", {}, totals.map((total, seat) =>
-      h("tr", { class: total === lowest ? "best" : "" },
+      h("tr", { class: [total === lowest ? "best" : "", total > GAME_END ? "over" : nearEnd(total) ? "near-end" : ""].join(" ").trim() },
         h("th", { scope: "row" }, names[seat], seat === me ? h("span", { class: "badge", text: t("seat.you") }) : null),
         rounds.map((line) => h("td", { text: String(line[seat]) })),
         h("td", { class: "total" },
@@ -193,22 +198,25 @@ export function renderScoreTable({ names, rounds, totals, me = null }) {
 }
 
 /**
- * The score sheet over the table: after a round (a reminder and "continue"), or after the game
- * (`winners`: the sentence, and the `actions` the caller gives; `extra`: more below the table,
- * such as the coach's review). Escape calls `onClose`.
+ * The score sheet, a panel beside the table (never over it): after a round (a reminder, and
+ * `warning` when the next round may be the last), or after the game (`winners`, and `overLine`:
+ * who went over 66), with the `actions` the caller gives and `extra` below the table (the
+ * coach's review). Escape calls `onClose`.
  */
-export function renderScoreSheet({ names, rounds, totals, me = null, over = false, winners = "", actions, onClose, extra = null }) {
+export function renderScoreSheet({ names, rounds, totals, me = null, over = false, winners = "", warning = "", overLine = "", actions, onClose, extra = null }) {
   const title = over ? t("sheet.game_over") : t("sheet.after_round", { round: rounds.length });
-  const sheet = h("section", {
-    class: `sheet${over ? " final" : ""}`, role: "dialog", "aria-modal": "false", "aria-labelledby": "sheet-title",
+  return h("section", {
+    class: `sheet${over ? " final" : ""}`, role: "region", "aria-labelledby": "sheet-title",
     on: { keydown: (event) => { if (event.key === "Escape") onClose(); } },
   },
     h("h2", { id: "sheet-title", text: title }),
-    over ? h("p", { class: "winners", text: winners }) : h("p", { class: "muted", text: t("sheet.rule_reminder") }),
+    over ? h("p", { class: "winners", text: winners }) : null,
+    over && overLine ? h("p", { class: "over-line", text: overLine }) : null,
+    !over && warning ? h("p", { class: "last-warning", text: warning }) : null,
+    over ? null : h("p", { class: "muted", text: t("sheet.rule_reminder") }),
     h("div", { class: "sheet-scroll" }, renderScoreTable({ names, rounds, totals, me })),
     extra,
     h("div", { class: "sheet-actions" }, actions));
-  return h("div", { class: "sheet-backdrop" }, sheet);
 }
 
 /** The speed buttons (1×, 2×, 4×); `onSpeed(value)`. */

@@ -6,6 +6,10 @@
 // confirmed, the action waiting for the connection, the open score sheet, the speed, ...).
 
 export const SPEEDS = [1, 2, 4];
+export const GAME_END = 66; // a round that ends with a total above this ends the game
+// From this total on a player is close to 66 and the round may be the last: 22 short of passing
+// 66, which one bad round often brings (the terminal's notice uses the same figure).
+export const NEAR_END = 45;
 export const RESYNC_ANIMATE_MAX = 12; // more missed events than this are summed up, not animated
 
 /** The speed a stored value asks for (1, 2 or 4; anything else: 1). */
@@ -31,9 +35,12 @@ export function createState(code, { token = null, joinName = "", speed = 1 } = {
     joining: false,
     speed,
     handFocus: null,
+    queuedCard: null, // a card tapped while the last turn was still shown: played once it is over
+    skipping: false, // the animation hurries to its end (a card was tapped during it)
     typed: "",
     typedTimer: null,
     lastMustChoose: false,
+    lastSheetShown: false, // the score sheet was drawn last time (focus goes to it when it opens)
     animating: false,
     lastEventsVersion: -1, // the newest `events` message taken in (a catch-up may repeat some)
     bots: null, // the bot levels (GET /api/bots), loaded when the leave dialog first opens
@@ -95,9 +102,29 @@ export function seatScore(view, seat) {
   return { round, total };
 }
 
+/** Is this total close to the end of the game (NEAR_END, 45, or more)? */
+export const nearEnd = (total) => total >= NEAR_END;
+
+/** May the round played with these totals (those before it) be the last? Someone is near the end. */
+export const mayBeLastRound = (totals) => totals.some(nearEnd);
+
+/** The seats whose total went over 66 (the game's end), highest first. */
+export const seatsOver = (totals) =>
+  totals
+    .map((total, seat) => ({ seat, total }))
+    .filter(({ total }) => total > GAME_END)
+    .sort((a, b) => b.total - a.total || a.seat - b.seat);
+
+/**
+ * A seat's state once every card of the turn is revealed: all have chosen, so nobody is still
+ * "thinking" (the state that says so only comes after the turn is shown).
+ */
+export const stateKeyAtReveal = (key) => (key === "thinking" ? "chosen" : key);
+
 /**
  * Each seat as the seats section draws it (render.js renderSeats): `{ seat, name, bot,
- * stateKey, offline, round, total, isMe, winner, card, back }`. `nameOfSeat(seat)` names them.
+ * stateKey, offline, round, total, nearEnd, isMe, winner, card, back }`. `nameOfSeat(seat)`
+ * names them.
  */
 export function seatSummaries(s, nameOfSeat) {
   const view = s.view;
@@ -116,6 +143,7 @@ export function seatSummaries(s, nameOfSeat) {
       offline: Boolean(info && info.kind === "human" && info.occupied && !info.connected),
       round,
       total,
+      nearEnd: nearEnd(total),
       isMe: seat === me,
       winner: winners.includes(seat),
       card: view.revealed ? view.revealed[seat] : null,
@@ -139,6 +167,7 @@ export function clearSeat(s) {
   s.leaving = false;
   s.leaveRequest = null;
   s.pendingCard = null;
+  s.queuedCard = null;
   s.outbox = null;
 }
 

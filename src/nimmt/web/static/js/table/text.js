@@ -7,7 +7,7 @@
 //   me                  this page's seat (null: watching),
 // so a replay or a board view can use them with its own names, and tests with a stub.
 
-import { lowestFirst } from "./state.js";
+import { lowestFirst, mayBeLastRound, seatsOver } from "./state.js";
 import { rematchVoteSentence } from "./rematch.js";
 
 /** A bot level's name in the page's language ("medium" -> "Medium"), else the level itself. */
@@ -134,4 +134,28 @@ export function emptyHandText(phase, t) {
   if (phase === "waiting") return t("table.hand_waiting");
   if (phase === "game_over") return t("table.hand_game_over");
   return t("table.hand_empty");
+}
+
+/**
+ * The warning that the next round may be the last (`totals` after the round just scored), with
+ * the highest total and who has it; "" when nobody is near the end.
+ */
+export function nextRoundWarning(totals, words) {
+  if (!mayBeLastRound(totals)) return "";
+  const { t, formatList, nameOf, me } = words;
+  const highest = Math.max(...totals);
+  const names = totals
+    .map((total, seat) => (total === highest ? (seat === me ? t("table.you") : nameOf(seat)) : null))
+    .filter((name) => name !== null);
+  return t("sheet.next_may_be_last", { count: highest, names: formatList(names) });
+}
+
+/** Who went over 66 at the end, with their totals ("Over 66: Ben (71) and Ana (68)."); "" if nobody. */
+export function overText(totals, words) {
+  const over = seatsOver(totals);
+  if (!over.length) return "";
+  const { t, formatList, nameOf, me } = words;
+  const items = over.map(({ seat, total }) =>
+    t("sheet.over_item", { name: seat === me ? t("table.you") : nameOf(seat), count: total }));
+  return t("sheet.over", { names: formatList(items) });
 }

@@ -1,0 +1,173 @@
+"""The table fits the window: at 2, 4, 6 and 10 seats and at six window sizes (two laptops, a
+large screen, a phone upright and sideways, a small phone) the four rows, their totals, the
+status line and every card of the hand lie inside the window, nothing needs scrolling, no card
+is too small to read, and the hand, the rows, the status line, the players, the revealed cards,
+the last-turn strip and the score sheet never cover one another.
+
+One table per seat count (one person and greedy bots, the fixed deal of the test server), one
+page resized through the six sizes: once while the person chooses a card, once while they must
+choose a row (the revealed cards then stand by the rows), and at 4 and 10 seats with the score
+sheet open after the round while the next is played."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_helpers import Server
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 800), (1366, 768), (1920, 1080), (390, 844), (844, 390), (360, 640)]
+"""Two laptops, a large screen, a phone upright and sideways, and a small phone."""
+MIN_CARD_WIDTH = 26
+"""Narrower than this, a card's number is too small to read without zooming."""
+
+MEASURE = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width };
+  };
+  const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+  const all = (selector) => [...document.querySelectorAll(selector)].filter(shown).map(box);
+  const hand = document.querySelector(".hand");
+  return {
+    rows: all(".row"),
+    totals: all(".row-side"),
+    slots: all(".row .slot"),
+    status: all("#status"),
+    hand: all(".hand .card"),
+    handBox: hand ? box(hand) : null,
+    seats: all(".seat"),
+    reveal: all(".reveal:not([hidden]) .reveal-item"),
+    sheet: all(".table-page > .sheet"),
+    lastTurn: all("#last-turn"),
+    page: {
+      width: document.documentElement.scrollWidth,
+      height: document.documentElement.scrollHeight,
+    },
+  };
+}"""
+
+Box = dict[str, float]
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    """More than a pixel of `a` lies on `b` (borders may touch)."""
+    across = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    down = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return across > 1 and down > 1
+
+
+def inside(item: Box, width: int, height: int) -> bool:
+    return (
+        item["left"] >= -0.5
+        and item["top"] >= -0.5
+        and item["right"] <= width + 0.5
+        and item["bottom"] <= height + 0.5
+    )
+
+
+def layout_problems(boxes: dict[str, Any], width: int, height: int) -> list[str]:
+    problems = []
+    if len(boxes["rows"]) != 4 or len(boxes["totals"]) != 4 or len(boxes["status"]) != 1:
+        problems.append(f"{len(boxes['rows'])} rows, {len(boxes['totals'])} totals drawn")
+    if not boxes["hand"]:
+        problems.append("no hand drawn")
+    if boxes["page"]["width"] > width + 1 or boxes["page"]["height"] > height + 1:
+        problems.append(f"the page scrolls: {boxes['page']}")
+    for group in ("rows", "totals", "status", "hand", "seats"):
+        for index, item in enumerate(boxes[group]):
+            if not inside(item, width, height):
+                problems.append(f"{group}[{index}] outside the window: {item}")
+    hand_box = boxes["handBox"]
+    for index, card in enumerate(boxes["hand"]):
+        if card["left"] < hand_box["left"] - 0.5 or card["right"] > hand_box["right"] + 0.5:
+            problems.append(f"hand card {index} is scrolled out of the hand")
+        if card["width"] < MIN_CARD_WIDTH:
+            problems.append(f"hand card {index} is {card['width']:.0f}px wide")
+    if boxes["slots"] and min(slot["width"] for slot in boxes["slots"]) < MIN_CARD_WIDTH:
+        problems.append(f"row cards are {boxes['slots'][0]['width']:.0f}px wide")
+    groups = ["hand", "rows", "status", "seats", "reveal", "sheet", "lastTurn"]
+    for first, name in enumerate(groups):
+        for other in groups[first + 1 :]:
+            for a in boxes[name]:
+                for b in boxes[other]:
+                    if overlaps(a, b):
+                        problems.append(f"{name} {a} overlaps {other} {b}")
+    return problems
+
+
+def check_every_size(page: Any, when: str) -> list[str]:
+    problems = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        boxes = page.evaluate(MEASURE)
+        found = layout_problems(boxes, width, height)
+        problems += [f"{when} at {width}x{height}: {p}" for p in found]
+    return problems
+
+
+def open_table(server: Server, new_page: Any, seats: int) -> Any:
+    """Ana and ``seats - 1`` greedy bots; Ana's page, her hand dealt."""
+    bots = [{"kind": "bot", "bot": "greedy"}] * (seats - 1)
+    made = server.api("POST", "/api/tables", {"seats": [{"kind": "human"}, *bots], "name": "Ana"})
+    page = new_page()
+    page.add_init_script(f"localStorage.setItem('nimmt.token.{made['code']}', '{made['token']}')")
+    page.goto(made["url"])
+    expect(page.locator(".hand .card")).to_have_count(10)
+    expect(page.locator(".seat")).to_have_count(seats)
+    return page
+
+
+def play_lowest_until_row_choice(page: Any, turns: int) -> bool:
+    """Ana plays her lowest card (the sheet stays open beside the table) until a row is hers to
+    choose; False if that did not happen within ``turns`` turns."""
+    for _ in range(turns):
+        page.wait_for_function(
+            "() => document.querySelector('.rows.choosing')"
+            " || document.querySelector('.hand:not(.idle) .card:not(.lifted)')"
+        )
+        if page.locator(".rows.choosing").count():
+            return True
+        before = page.evaluate("document.querySelector('.table-info').textContent")
+        page.locator(".hand:not(.idle) .card").first.click()
+        page.wait_for_function(
+            "(before) => document.querySelector('.rows.choosing')"
+            " || document.querySelector('.table-info').textContent !== before",
+            arg=before,
+        )
+    return bool(page.locator(".rows.choosing").count())
+
+
+def take_first_row(page: Any) -> None:
+    page.locator('.row[data-row="0"]').click()
+    expect(page.locator(".rows.choosing")).to_have_count(0)
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6, 10])
+def test_the_table_fits_every_window(server: Server, new_page: Any, seats: int) -> None:
+    page = open_table(server, new_page, seats)
+    problems = check_every_size(page, "choosing a card")
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert play_lowest_until_row_choice(page, turns=30), "no row choice came"
+    expect(page.locator(".reveal:not([hidden]) .reveal-item")).to_have_count(seats)
+    problems += check_every_size(page, "choosing a row")
+
+    if seats not in (4, 10):
+        # The sheet takes the players' place at every seat count: a short one (4 seats) and a
+        # long one (10) cover it, and playing a round more at every count costs a minute.
+        assert not problems, "\n".join(problems)
+        return
+    page.set_viewport_size({"width": 1280, "height": 800})
+    take_first_row(page)
+    for _ in range(12):
+        if page.locator(".table-page > .sheet").count():
+            break
+        if play_lowest_until_row_choice(page, turns=1):
+            take_first_row(page)
+    expect(page.locator(".table-page > .sheet")).to_be_visible()
+    problems += check_every_size(page, "with the score sheet")
+    assert not problems, "\n".join(problems)
