@@ -200,8 +200,8 @@ export function renderScoreTable({ names, rounds, totals, me = null }) {
 /**
  * The score sheet, a panel beside the table (never over it): after a round (a reminder, and
  * `warning` when the next round may be the last), or after the game (`winners`, and `overLine`:
- * who went over 66), with the `actions` the caller gives and `extra` below the table (the
- * coach's review). Escape calls `onClose`.
+ * who went over 66), with the `actions` the caller gives and `extra` below them (the coach's
+ * review). Escape calls `onClose`.
  */
 export function renderScoreSheet({ names, rounds, totals, me = null, over = false, winners = "", warning = "", overLine = "", actions, onClose, extra = null }) {
   const title = over ? t("sheet.game_over") : t("sheet.after_round", { round: rounds.length });
@@ -215,8 +215,8 @@ export function renderScoreSheet({ names, rounds, totals, me = null, over = fals
     !over && warning ? h("p", { class: "last-warning", text: warning }) : null,
     over ? null : h("p", { class: "muted", text: t("sheet.rule_reminder") }),
     h("div", { class: "sheet-scroll" }, renderScoreTable({ names, rounds, totals, me })),
-    extra,
-    h("div", { class: "sheet-actions" }, actions));
+    h("div", { class: "sheet-actions" }, actions),
+    extra);
 }
 
 /** The speed buttons (1×, 2×, 4×); `onSpeed(value)`. */
