@@ -43,11 +43,16 @@ def command(mode: str, *extra: str) -> str:
 
 
 def our_children() -> list[psutil.Process]:
-    return [
-        child
-        for child in psutil.Process().children(recursive=True)
-        if child.status() != psutil.STATUS_ZOMBIE
-    ]
+    """The bot programs these tests started that still run (other tests in the same worker may
+    leave processes of their own, such as a server or a pool, which are none of our business)."""
+    programs = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and str(FAKE_BOT) in child.cmdline():
+                programs.append(child)
+        except psutil.NoSuchProcess:
+            continue
+    return programs
 
 
 def cards_sent(request: dict[str, Any]) -> set[int]:
