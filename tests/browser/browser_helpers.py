@@ -90,3 +90,44 @@ def open_table_as(page: Any, name: str) -> str:
     page.wait_for_url(re.compile(r"/t/[A-HJ-NP-Z2-9]{6}$"))
     code: str = page.url.rsplit("/", 1)[1]
     return code
+
+
+def play_to_the_end(server: Server, new_page: Any, done: str) -> tuple[Any, str]:
+    """Ana against three greedy bots, playing her lowest card and taking the dearest row, until
+    ``done`` (a selector) shows: the game is over after a few rounds, with costly decisions.
+    Ana's page and the table's code."""
+    import contextlib
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+    from playwright.sync_api import expect
+
+    made = server.api(
+        "POST",
+        "/api/tables",
+        {"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3, "name": "Ana"},
+    )
+    code = made["code"]
+    ana = new_page()
+    ana.goto("/")
+    ana.evaluate(f"localStorage.setItem('nimmt.token.{code}', {json.dumps(made['token'])})")
+    ana.goto(f"/t/{code}")
+    expect(ana.locator(".hand .card")).to_have_count(10)
+
+    deadline = time.monotonic() + 150
+    while not ana.locator(done).count():
+        assert time.monotonic() < deadline, "the game did not end within 150 s"
+        with contextlib.suppress(PlaywrightTimeoutError):
+            if ana.locator("#sheet-continue").count():
+                ana.locator("#sheet-continue").click(timeout=1000)
+            elif ana.locator(".rows.choosing").count():
+                totals = ana.locator(".rows.choosing .row-total-number").all_inner_texts()
+                if len(totals) == 4:  # else the page redrew between the look and the read
+                    dearest = max(range(4), key=lambda row: int(totals[row]))
+                    ana.locator(f'.row[data-row="{dearest}"]').click(timeout=1000)
+            elif (
+                ana.locator(".hand:not(.idle) .card").count()
+                and not ana.locator(".hand .card.lifted").count()
+            ):
+                ana.locator(".hand:not(.idle) .card").first.click(timeout=1000)
+        time.sleep(0.05)  # a poll of the page, not a timing assertion
+    return ana, code

@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
-from browser_helpers import Server
+from browser_helpers import Server, play_to_the_end
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from websockets.sync.client import connect
@@ -193,37 +193,7 @@ def test_a_table_without_the_coach_shows_no_toggle_nor_badge(server: Server, new
 def test_the_game_over_sheet_shows_the_three_costliest_decisions(
     server: Server, new_page: Any
 ) -> None:
-    # Ana against three greedy bots, playing her lowest card and taking the dearest row: the game
-    # is over after a few rounds, with costly decisions to show.
-    made = server.api(
-        "POST",
-        "/api/tables",
-        {"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3, "name": "Ana"},
-    )
-    code = made["code"]
-    ana = new_page()
-    ana.goto("/")
-    ana.evaluate(f"localStorage.setItem('nimmt.token.{code}', {json.dumps(made['token'])})")
-    ana.goto(f"/t/{code}")
-    expect(ana.locator(".hand .card")).to_have_count(10)
-
-    deadline = time.monotonic() + 150
-    while not ana.locator(".sheet.final").count():
-        assert time.monotonic() < deadline, "the game did not end within 150 s"
-        with contextlib.suppress(PlaywrightTimeoutError):
-            if ana.locator("#sheet-continue").count():
-                ana.locator("#sheet-continue").click(timeout=1000)
-            elif ana.locator(".rows.choosing").count():
-                totals = ana.locator(".rows.choosing .row-total-number").all_inner_texts()
-                if len(totals) == 4:
-                    dearest = max(range(4), key=lambda row: int(totals[row]))
-                    ana.locator(f'.row[data-row="{dearest}"]').click(timeout=1000)
-            elif (
-                ana.locator(".hand:not(.idle) .card").count()
-                and not ana.locator(".hand .card.lifted").count()
-            ):
-                ana.locator(".hand:not(.idle) .card").first.click(timeout=1000)
-        time.sleep(0.05)
+    ana, code = play_to_the_end(server, new_page, ".sheet.final")
 
     review = ana.locator(".sheet #coach-review")
     expect(review.locator("h3")).to_have_text("Your three costliest decisions")

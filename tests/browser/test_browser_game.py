@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_helpers import Server
+from browser_helpers import Server, play_to_the_end
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from websockets.sync.client import connect
@@ -161,37 +161,7 @@ def test_two_people_and_two_bots_play_a_round_with_a_row_choice(
 def test_a_whole_game_ends_with_the_winners_the_record_and_a_rematch(
     server: Server, new_page: Any
 ) -> None:
-    # Ana against three greedy bots, playing her lowest card and taking the dearest row: the game
-    # is over after a few rounds.
-    made = server.api(
-        "POST",
-        "/api/tables",
-        {"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3, "name": "Ana"},
-    )
-    code = made["code"]
-    ana = new_page()
-    ana.goto("/")
-    ana.evaluate(f"localStorage.setItem('nimmt.token.{code}', {json.dumps(made['token'])})")
-    ana.goto(f"/t/{code}")
-    expect(ana.locator(".hand .card")).to_have_count(10)
-
-    deadline = time.monotonic() + 150
-    while not ana.locator("#rematch").count():
-        assert time.monotonic() < deadline, "the game did not end within 150 s"
-        with contextlib.suppress(PlaywrightTimeoutError):
-            if ana.locator("#sheet-continue").count():
-                ana.locator("#sheet-continue").click(timeout=1000)
-            elif ana.locator(".rows.choosing").count():
-                totals = ana.locator(".rows.choosing .row-total-number").all_inner_texts()
-                if len(totals) == 4:  # else the page redrew between the look and the read
-                    dearest = max(range(4), key=lambda row: int(totals[row]))
-                    ana.locator(f'.row[data-row="{dearest}"]').click(timeout=1000)
-            elif (
-                ana.locator(".hand:not(.idle) .card").count()
-                and not ana.locator(".hand .card.lifted").count()
-            ):
-                ana.locator(".hand:not(.idle) .card").first.click(timeout=1000)
-        time.sleep(0.05)
+    ana, code = play_to_the_end(server, new_page, "#rematch")
 
     view = spectator_state(server, code)["view"]
     outcome = view["outcome"]

@@ -296,28 +296,34 @@ class GameService:
         if not any(record.kind == "human" for record in records):
             raise ServiceError("bad_request", "A table needs at least one human seat.", 422)
         created = self._clock()
-        for _attempt in range(20):
-            code = new_code()
-            record = TableRecord(
+        return await self._store_new_table(
+            lambda code: TableRecord(
                 code,
                 created,
                 tuple(records),
                 TableStatus(0, 1, "waiting", 0, False, created),
                 coach=coach,
             )
+        )
+
+    async def _store_new_table(self, make: Callable[[str], TableRecord]) -> str:
+        """Store the table ``make`` builds under a fresh code, load it and listen for it on the
+        bus; its code. A code another table took meanwhile is tried again with another."""
+        for _attempt in range(20):
+            record = make(new_code())
             try:
                 await self.writer.create_table(record)
             except CodeTakenError:
                 continue
             except Exception as error:
-                log.exception("storing the new table %s failed", code)
+                log.exception("storing the new table %s failed", record.code)
                 raise ServiceError(
                     "storage_error", "The server could not save this; please try again.", 503
                 ) from error
             async with self._load_lock:
-                self._tables[code] = self._new_live_table(record)
-            await self.bus.subscribe(code)
-            return code
+                self._tables[record.code] = self._new_live_table(record)
+            await self.bus.subscribe(record.code)
+            return record.code
         raise ServiceError("busy", "No free table code was found; try again.", 503)
 
     async def _table(self, code: str) -> LiveTable:
@@ -684,26 +690,16 @@ class GameService:
         seats = tuple(SeatRecord(seat, assisted.SEAT_KIND, None, name)
                       for seat, name in enumerate(cleaned))  # fmt: skip
         created = self._clock()
-        for _attempt in range(20):
-            code = new_code()
-            record = TableRecord(
-                code, created, seats, TableStatus(0, 1, "dealing", 0, False, created),
+        code = await self._store_new_table(
+            lambda code: TableRecord(
+                code,
+                created,
+                seats,
+                TableStatus(0, 1, "dealing", 0, False, created),
                 assistant_hash=hash_token(token),
-            )  # fmt: skip
-            try:
-                await self.writer.create_table(record)
-            except CodeTakenError:
-                continue
-            except Exception as error:
-                log.exception("storing the new table %s failed", code)
-                raise ServiceError(
-                    "storage_error", "The server could not save this; please try again.", 503
-                ) from error
-            async with self._load_lock:
-                self._tables[code] = self._new_live_table(record)
-            await self.bus.subscribe(code)
-            return code, token
-        raise ServiceError("busy", "No free table code was found; try again.", 503)
+            )
+        )
+        return code, token
 
     async def assist(
         self,
