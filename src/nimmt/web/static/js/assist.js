@@ -16,7 +16,7 @@ import { clear, h } from "./dom.js";
 import { formatList, has, safeGet, safeSet, t } from "./i18n.js";
 import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
 import { STEP_MS, animateEvent } from "./table/animate.js";
-import { recordLink, renderPageMessage, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "./table/render.js";
+import { recordLink, renderNotReady, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "./table/render.js";
 import { rowKeydown } from "./table/keys.js";
 import { speedFrom } from "./table/state.js";
 import { eventSentence, winnersText as winnersSentence } from "./table/text.js";
@@ -394,13 +394,9 @@ export function mountAssist(root, code) {
   function render() {
     if (destroyed) return;
     clear(root);
-    if (s.fatal) {
-      const title = has(`errors.${s.fatal}_title`) ? t(`errors.${s.fatal}_title`) : t("errors.table_not_found_title");
-      root.append(renderPageMessage(title, errorText(s.fatal)));
-      return;
-    }
-    if (!s.view) {
-      root.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
+    const notReady = renderNotReady({ fatal: s.fatal, hasView: Boolean(s.view), errorText });
+    if (notReady) {
+      root.append(notReady);
       return;
     }
     root.append(h("div", { class: "assist-page table-page", style: { "--step": `${STEP_MS / s.speed}ms` } },

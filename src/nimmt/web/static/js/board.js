@@ -12,7 +12,7 @@ import { formatList, has, safeGet, t } from "./i18n.js";
 import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
 import { STEP_MS, animateEvent } from "./table/animate.js";
 import { createAnnouncer } from "./table/announce.js";
-import { renderBoard, renderPageMessage, renderScoreTable, renderSeats } from "./table/render.js";
+import { renderBoard, renderNotReady, renderScoreTable, renderSeats } from "./table/render.js";
 import { acceptEvents, applyStateMessage, createState, nameOf, seatSummaries, speedFrom } from "./table/state.js";
 import { eventSentence, infoText, statusText, winnersText } from "./table/text.js";
 
@@ -87,13 +87,9 @@ export function mountBoard(root, code) {
   function render() {
     if (destroyed) return;
     clear(root);
-    if (s.fatal) {
-      const title = has(`errors.${s.fatal}_title`) ? t(`errors.${s.fatal}_title`) : t("errors.table_not_found_title");
-      root.append(renderPageMessage(title, errorText(s.fatal)));
-      return;
-    }
-    if (!s.view) {
-      root.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
+    const notReady = renderNotReady({ fatal: s.fatal, hasView: Boolean(s.view), errorText });
+    if (notReady) {
+      root.append(notReady);
       return;
     }
     const view = s.view;

@@ -44,7 +44,7 @@ import {
   renderBoard,
   renderHand,
   renderInvite,
-  renderPageMessage,
+  renderNotReady,
   renderScoreSheet,
   renderSeats,
   renderSpectator,
@@ -305,13 +305,9 @@ export function mountTable(root, code) {
     s.lastSheetShown = sheetShown;
 
     clear(root);
-    if (s.fatal) {
-      const title = has(`errors.${s.fatal}_title`) ? t(`errors.${s.fatal}_title`) : t("errors.table_not_found_title");
-      root.append(renderPageMessage(title, errorText(s.fatal)));
-      return;
-    }
-    if (!s.view) {
-      root.append(h("p", { class: "page-message loading", text: t("table.connecting") }));
+    const notReady = renderNotReady({ fatal: s.fatal, hasView: Boolean(s.view), errorText });
+    if (notReady) {
+      root.append(notReady);
       return;
     }
     if (leaveDialog.isOpen()) {

@@ -5,7 +5,7 @@
 
 import { bullheads, cardBackEl, cardEl, totalBullheads } from "../cards.js";
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { GAME_END, SPEEDS, lowestFirst, nearEnd } from "./state.js";
 import { emptyHandText, seatStateText } from "./text.js";
 
@@ -259,6 +259,20 @@ export function renderPageMessage(title, text) {
     h("h1", { text: title }),
     h("p", { text }),
     h("p", {}, h("a", { class: "button primary", href: "/", text: t("app.home") })));
+}
+
+/**
+ * What a live page (table, assistant, board) shows before it can draw the table: the page
+ * message for a fatal error (`fatal` is its code), "connecting…" while no state came yet, or null
+ * once there is a view to draw.
+ */
+export function renderNotReady({ fatal, hasView, errorText }) {
+  if (fatal) {
+    const title = has(`errors.${fatal}_title`) ? t(`errors.${fatal}_title`) : t("errors.table_not_found_title");
+    return renderPageMessage(title, errorText(fatal));
+  }
+  if (!hasView) return h("p", { class: "page-message loading", text: t("table.connecting") });
+  return null;
 }
 
 /** What a spectator sees instead of a hand: a form to take a free seat, or "watching". */
