@@ -65,29 +65,25 @@ def service_of(client: TestClient) -> GameService:
 
 def snapshot(client: TestClient, code: str) -> Message:
     """Everything about a table that an action could change: version, every seat's full view,
-    the stored actions."""
-    service = service_of(client)
+    the stored actions. Taken under the table's lock, as every change is made: a bot's move
+    applied in memory but still being written is never half seen."""
+    return client.portal.call(_snapshot, service_of(client), code)  # type: ignore[union-attr]
+
+
+async def _snapshot(service: Any, code: str) -> Message:
     table = service._tables[code]
-    storage = service.storage
-    stored = client.portal.call(  # type: ignore[union-attr]
-        _stored_actions, storage, code, table.game_number
-    )
-    return {
-        "version": table.version,
-        "decision_version": table.decision_version,
-        "views": [
-            view_to_json(
-                table.game.view(seat), table.names(), table.game.waiting_for(), seated=table.full
-            )
-            for seat in [None, *range(len(table.seats))]
-        ],
-        "events": len(table.game.events),
-        "stored": stored,
-    }
-
-
-async def _stored_actions(storage: Any, code: str, game: int) -> list[Any]:
-    return list(storage.load_actions(code, game))
+    async with table.lock:
+        game = table.game
+        return {
+            "version": table.version,
+            "decision_version": table.decision_version,
+            "views": [
+                view_to_json(game.view(seat), table.names(), game.waiting_for(), seated=table.full)
+                for seat in [None, *range(len(table.seats))]
+            ],
+            "events": len(game.events),
+            "stored": list(service.storage.load_actions(code, table.game_number)),
+        }
 
 
 # --------------------------------------------------------------------------------------------
