@@ -1,7 +1,8 @@
 """Computer players. Every bot decides from its seat's :class:`~nimmt.engine.SeatView` only.
 
 :func:`make_bot` builds a bot from its name as used on the command line (``random``, ``greedy``,
-``mc:N``, ``easy``, ``medium``, ``hard``). :data:`BOT_NAMES` lists the names offered to people.
+``mc:N``, ``easy``, ``medium``, ``hard``; ``hard-v1``, ``search:...`` and ``strong:...`` for the
+arena). :data:`BOT_NAMES` lists the names offered to people.
 See ``docs/bots.md`` for what each bot does and how strong it measured.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import random
 
 from nimmt.bots.base import Bot
-from nimmt.bots.levels import LEVELS, make_level
+from nimmt.bots.levels import HARD_V1, LEVELS, make_level
 from nimmt.bots.montecarlo import MonteCarloBot
 from nimmt.bots.simple import GreedyBot, RandomBot
 
@@ -34,9 +35,9 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
         return RandomBot(generator)
     if key == "greedy":
         return GreedyBot(generator)
-    if key in LEVELS:
+    if key in LEVELS or key == HARD_V1:
         return make_level(key, generator)
-    if key.startswith("search:"):
+    if key.startswith(("search:", "strong:")):
         try:
             return make_level(key, generator)
         except ValueError as error:
