@@ -10,8 +10,8 @@ search chose, one JSON line per decision::
         --out /tmp/decisions-4.jsonl
 
 ``fit``: fit the conditional-logit card model of :mod:`nimmt.bots.policy` (a linear score over
-each card's features, softmax over the hand) to those decisions by maximum likelihood (Newton's
-method; the problem is convex), and write the weights::
+each card's features, softmax over the hand) to those decisions by maximum likelihood
+(:func:`nimmt.bots.policy.fit_weights`), and write the weights::
 
     python scripts/train_policy.py fit /tmp/decisions-*.jsonl \
         --out src/nimmt/bots/policy_weights.json
@@ -86,27 +86,11 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def fit(paths: list[Path], out: Path, l2: float) -> None:
     """Maximum-likelihood weights of the conditional logit, with a small L2 penalty."""
-    from nimmt.bots.policy import FEATURE_NAMES
+    from nimmt.bots.policy import FEATURE_NAMES, fit_weights
 
     features, mask, chosen = load(paths)
-    count, _, width = features.shape
-    weights = np.zeros(width)
-    for step in range(50):
-        logits = np.where(mask, features @ weights, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        prob = np.exp(logits)
-        prob /= prob.sum(axis=1, keepdims=True)
-        picked = features[np.arange(count), chosen]
-        mean = np.einsum("nh,nhf->nf", prob, features)
-        loglik = float(np.log(prob[np.arange(count), chosen]).sum())
-        gradient = (picked - mean).sum(axis=0) - l2 * weights
-        centred = features - mean[:, None, :]
-        hessian = np.einsum("nh,nhf,nhg->fg", prob, centred, centred) + l2 * np.eye(width)
-        delta = np.linalg.solve(hessian, gradient)
-        weights += delta
-        print(f"step {step}: log-likelihood {loglik / count:.4f}", file=sys.stderr)
-        if np.abs(delta).max() < 1e-7:
-            break
+    count = len(chosen)
+    weights, loglik = fit_weights(features, mask, chosen, l2)
     logits = np.where(mask, features @ weights, -np.inf)
     hit = float((logits.argmax(axis=1) == chosen).mean())
     print(f"{count} decisions, top-1 agreement {hit:.3f}", file=sys.stderr)
@@ -114,7 +98,7 @@ def fit(paths: list[Path], out: Path, l2: float) -> None:
     softmin -= softmin.max(axis=1, keepdims=True)
     softmin_loglik = softmin - np.log(np.exp(softmin).sum(axis=1, keepdims=True))
     print(
-        f"log-likelihood per decision: model {loglik / count:.4f}, "
+        f"log-likelihood per decision: model {loglik:.4f}, "
         f"softmin {float(softmin_loglik[np.arange(count), chosen].mean()):.4f}",
         file=sys.stderr,
     )
@@ -122,7 +106,7 @@ def fit(paths: list[Path], out: Path, l2: float) -> None:
         "trained_on": [path.name for path in paths],
         "decisions": count,
         "top1_agreement": round(hit, 4),
-        "log_likelihood": round(loglik / count, 4),
+        "log_likelihood": round(loglik, 4),
         "features": list(FEATURE_NAMES),
         "weights": [round(float(value), 6) for value in weights],
     }

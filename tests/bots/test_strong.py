@@ -15,6 +15,7 @@ from nimmt.bots.policy import (
     ModelPolicy,
     card_features,
     card_logits,
+    fit_weights,
     shipped_weights,
 )
 from nimmt.bots.strong import StrongBot, StrongSettings
@@ -128,3 +129,29 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     for name in ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x"):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
+
+
+def test_fitting_recovers_the_weights_that_made_the_choices() -> None:
+    # Choices drawn from a known model on random positions: the fitted model must come close
+    # to it and explain the choices better than zero weights (uniform play) do.
+    rng = np.random.default_rng(5)
+    truth = np.zeros(len(FEATURE_NAMES))
+    truth[FEATURE_NAMES.index("cost")] = -0.8
+    truth[FEATURE_NAMES.index("gap")] = -0.5
+    truth[FEATURE_NAMES.index("card")] = 1.5
+    features, masks, chosen = [], [], []
+    for seed in range(300):
+        batch, hands = random_batch(seed, seed % 8)
+        feature = card_features(batch)[:, 0].astype(np.float64)  # type: ignore[arg-type]
+        mask = hands[:, 0] != EMPTY
+        scores = np.where(mask, feature @ truth, -np.inf)
+        gumbel = -np.log(-np.log(rng.random(scores.shape)))
+        features.append(feature)
+        masks.append(mask)
+        chosen.append((scores + gumbel).argmax(axis=1))
+    data, mask, choice = np.concatenate(features), np.concatenate(masks), np.concatenate(chosen)
+    weights, loglik = fit_weights(data, mask, choice, l2=0.1)
+    assert loglik > float(np.mean(-np.log(mask.sum(axis=1))))
+    for name in ("cost", "gap", "card"):
+        index = FEATURE_NAMES.index(name)
+        assert weights[index] == pytest.approx(truth[index], abs=0.35)

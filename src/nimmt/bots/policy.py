@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -158,6 +159,47 @@ def card_logits(batch: Batch, weights: npt.NDArray[np.float32]) -> FloatArray:
     )
     logits += np.where(low, low_by_card[hands], by_card[hands])
     return logits
+
+
+def fit_weights(
+    features: npt.NDArray[np.floating[Any]],
+    mask: npt.NDArray[np.bool_],
+    chosen: IntArray,
+    l2: float = 1.0,
+    steps: int = 50,
+) -> tuple[npt.NDArray[np.float64], float]:
+    """Maximum-likelihood weights of the model for decisions ``features`` ``(N, H, F)`` (the
+    features of each decision's cards), ``mask`` ``(N, H)`` (which slots hold a card) and
+    ``chosen`` ``(N,)`` (the slot played), with an L2 penalty ``l2``; and the mean
+    log-probability of the chosen cards under those weights.
+
+    Newton's method: the penalized log-likelihood of a conditional logit is concave, so it
+    converges from zero weights in a few steps.
+    """
+    data = features.astype(np.float64)
+    count, _, width = data.shape
+    rows = np.arange(count)
+    weights = np.zeros(width)
+
+    def probabilities(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        logits = np.where(mask, data @ values, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        result: npt.NDArray[np.float64] = np.exp(logits)
+        result /= result.sum(axis=1, keepdims=True)
+        return result
+
+    for _ in range(steps):
+        probability = probabilities(weights)
+        mean = np.einsum("nh,nhf->nf", probability, data)
+        gradient = (data[rows, chosen] - mean).sum(axis=0) - l2 * weights
+        centred = data - mean[:, None, :]
+        hessian = np.einsum("nh,nhf,nhg->fg", probability, centred, centred)
+        delta = np.linalg.solve(hessian + l2 * np.eye(width), gradient)
+        weights += delta
+        if np.abs(delta).max() < 1e-7:
+            break
+    loglik = float(np.log(probabilities(weights)[rows, chosen]).mean())
+    return weights, loglik
 
 
 @cache
