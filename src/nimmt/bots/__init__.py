@@ -1,8 +1,9 @@
 """Computer players. Every bot decides from its seat's :class:`~nimmt.engine.SeatView` only.
 
 :func:`make_bot` builds a bot from its name as used on the command line (``random``, ``greedy``,
-``mc:N``, ``easy``, ``medium``, ``hard``, or ``cmd:COMMAND`` for a separate program, see
-:mod:`nimmt.bots.external`). :data:`BOT_NAMES` lists the names offered to people.
+``mc:N``, ``easy``, ``medium``, ``hard``; ``hard-v1``, ``search:...`` and ``strong:...`` for the
+arena; ``cmd:COMMAND`` for a separate program, see :mod:`nimmt.bots.external`).
+:data:`BOT_NAMES` lists the names offered to people.
 See ``docs/bots.md`` for what each bot does and how strong it measured.
 """
 
@@ -13,7 +14,7 @@ import random
 from nimmt.bots.analysis import Analysis, Candidate, NoDecisionError, analyze
 from nimmt.bots.base import Bot
 from nimmt.bots.external import ProgramBot, is_program
-from nimmt.bots.levels import LEVELS, make_level
+from nimmt.bots.levels import HARD_V1, LEVELS, make_level
 from nimmt.bots.montecarlo import MonteCarloBot
 from nimmt.bots.simple import GreedyBot, RandomBot
 
@@ -47,9 +48,9 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
         return RandomBot(generator)
     if key == "greedy":
         return GreedyBot(generator)
-    if key in LEVELS:
+    if key in LEVELS or key == HARD_V1:
         return make_level(key, generator)
-    if key.startswith("search:"):
+    if key.startswith(("search:", "strong:")):
         try:
             return make_level(key, generator)
         except ValueError as error:

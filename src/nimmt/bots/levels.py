@@ -8,8 +8,10 @@ sampled futures. ``docs/bots.md`` gives their measured strength.
   beats ``greedy`` but often misjudges.
 - ``medium``: :class:`SearchBot` with 16 sampled deals: ``hard``'s search, with too few deals
   to see the rarer dangers.
-- ``hard``: :class:`SearchBot` with 1024 sampled deals (fewer at big tables), the strongest
-  search this project measured.
+- ``hard``: :class:`nimmt.bots.strong.StrongBot`, this search with rollouts played by a model
+  learned from the search's own choices and the last two turns solved exactly.
+- ``hard-v1``: the ``hard`` before that, :class:`SearchBot` with 1024 sampled deals (fewer at
+  big tables), frozen for the arena and not offered to people.
 
 What makes :class:`SearchBot` strong is its rollout policy (:class:`SoftminPolicy`): ``mc:N``
 plays every sampled future with ``greedy``, whose choices are a fixed function of the cards, so
@@ -19,9 +21,10 @@ deal better against three ``mc:64`` (``docs/bots.md``); more deals alone gave fa
 weighting the sampled hands by how plausible the opponents' plays were gave nothing measurable,
 so it was removed.
 
-``search:KEY=VALUE,...`` builds a :class:`SearchBot` with other settings, for experiments in the
-arena (for example ``search:samples=256,policy=greedy``; keys: ``samples``, ``policy``
-(``greedy`` or ``softmin``), ``temperature``).
+``search:KEY=VALUE,...`` builds a :class:`SearchBot` with other settings (``strong:...`` a
+:class:`~nimmt.bots.strong.StrongBot`), for experiments in the arena (for example
+``search:samples=256,policy=greedy``; keys: ``samples``, ``policy`` (``greedy`` or
+``softmin``), ``temperature``).
 """
 
 from __future__ import annotations
@@ -159,17 +162,29 @@ MEDIUM = SearchSettings(samples=16, policy="softmin", temperature=1.0)
 """The settings of ``medium``: the same search as ``hard`` with 64 times fewer deals."""
 
 HARD = SearchSettings(samples=1024, policy="softmin", temperature=1.0)
-"""The settings of ``hard``."""
+"""The settings of ``hard-v1``, the ``hard`` of before the learned rollout model."""
+
+HARD_V1 = "hard-v1"
+"""The name of ``hard`` as it was before :mod:`nimmt.bots.strong`, frozen for the arena (not
+offered to people)."""
 
 
 def make_level(name: str, rng: random.Random) -> Bot:
-    """The bot of level ``name`` (one of :data:`LEVELS`, or ``search:...``)."""
+    """The bot of level ``name`` (one of :data:`LEVELS`, ``hard-v1``, ``search:...`` or
+    ``strong:...``)."""
+    # Imported here: nimmt.bots.strong builds on this module's SoftminPolicy.
+    from nimmt.bots import strong
+
     if name == "easy":
         return MonteCarloBot(4, rng, "easy")
     if name == "medium":
         return SearchBot(MEDIUM, rng, "medium")
     if name == "hard":
-        return SearchBot(HARD, rng, "hard")
+        return strong.StrongBot(strong.HARD, rng, "hard")
+    if name == HARD_V1:
+        return SearchBot(HARD, rng, HARD_V1)
     if name.startswith("search:"):
         return SearchBot(parse_settings(name[len("search:") :]), rng, name)
+    if name.startswith("strong:"):
+        return strong.StrongBot(strong.parse_strong(name[len("strong:") :]), rng, name)
     raise ValueError(f"unknown level {name!r}")

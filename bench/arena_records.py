@@ -1,0 +1,83 @@
+"""The arena's figures from a directory of its records, for a run that was cut short.
+
+``nimmt arena ... --record DIR`` writes each deal's games (one record per rotation) as soon as
+the deal is played; the figures are printed only at the end. This replays the records of the
+deals that are complete (every rotation written) through the engine and prints the same
+figures as ``nimmt arena --json`` (without the thinking times, which records do not hold):
+
+    python bench/arena_records.py DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from nimmt.arena import Estimate, summarize
+from nimmt.records import parse_record, replay_record
+
+_NAME = re.compile(r"deal(\d+)-rotation(\d+)\.json")
+_BOT = re.compile(r" #(\d+)$")
+
+
+def block_scores(directory: Path) -> tuple[list[str], list[list[list[int]]]]:
+    """The bots in the order given to the arena, and each complete deal's bullheads by bot."""
+    deals: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    bots: list[str] = []
+    for path in sorted(directory.glob("deal*-rotation*.json")):
+        match = _NAME.fullmatch(path.name)
+        if match is None:
+            continue
+        record = parse_record(path.read_text(encoding="utf-8"))
+        bots = list(record["meta"]["arena"]["bots"])
+        replayed = replay_record(record)
+        by_bot = [0] * len(bots)
+        for seat, player in enumerate(replayed.players):
+            found = _BOT.search(player)
+            assert found is not None, f"{path.name}: {player!r} names no arena bot"
+            by_bot[int(found.group(1)) - 1] = replayed.totals[seat]
+        deals[int(match.group(1))][int(match.group(2))] = by_bot
+    complete = [
+        [games[rotation] for rotation in sorted(games)]
+        for _, games in sorted(deals.items())
+        if len(games) == len(bots)
+    ]
+    return bots, complete
+
+
+def interval(estimate: Estimate) -> list[float | None]:
+    """An estimate's 95% interval, rounded as the arena's report rounds it."""
+    return [None if bound is None else round(bound, 3) for bound in (estimate.low, estimate.high)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("directory", type=Path)
+    args = parser.parse_args()
+    bots, blocks = block_scores(args.directory)
+    if not blocks:
+        raise SystemExit(f"error: no complete deal in {args.directory}")
+    figures = summarize(blocks)
+    report = {
+        "seats": len(bots),
+        "deals": len(blocks),
+        "bots": [
+            {
+                "bot": name,
+                "mean": round(figure.mean.mean, 3),
+                "ci95": interval(figure.mean),
+                "vs_others": round(figure.vs_others.mean, 3),
+                "vs_others_ci95": interval(figure.vs_others),
+                "win_share": round(figure.win_share, 4),
+            }
+            for name, figure in zip(bots, figures, strict=True)
+        ],
+    }
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""``hard``: determinized Monte Carlo whose futures are played by a learned model of strong play.
+
+The search is ``hard-v1``'s (:class:`~nimmt.bots.levels.SearchBot`): sample deals of the unseen
+cards, try every candidate in the same deals, play the rest of the round out and keep the best
+mean relative score. What changed is who plays the futures: ``hard-v1``'s rollouts follow a noisy
+``greedy`` (:class:`~nimmt.bots.levels.SoftminPolicy`), ``hard``'s follow
+:class:`~nimmt.bots.policy.ModelPolicy`, a model fitted to the card choices of the search itself
+(expert iteration), so that it predicts what a searching opponent does this turn and later.
+
+``strong:KEY=VALUE,...`` builds the same bot with other settings, for experiments in the arena
+(keys: the fields of :class:`StrongSettings`). ``docs/bots.md`` records what was measured.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from nimmt.bots.batchsim import RolloutPolicy
+from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
+from nimmt.bots.levels import SoftminPolicy
+from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores
+from nimmt.bots.policy import ModelPolicy, shipped_weights
+from nimmt.engine import SeatView
+
+POLICIES = ("model", "softmin")
+
+
+@dataclass(frozen=True, slots=True)
+class StrongSettings:
+    """How a :class:`StrongBot` searches."""
+
+    samples: int = 1024
+    """Sampled deals per decision at 4 seats (fewer at big tables: see :meth:`samples_for`)."""
+    policy: str = "model"
+    """Rollout policy: ``model`` (the learned model) or ``softmin`` (``hard-v1``'s)."""
+    temperature: float = 1.0
+    """Divides the rollout policy's scores (1: as fitted; lower: more confident)."""
+    endgame: int = 2
+    """With at most this many cards in hand, solve the sampled deals exactly
+    (:mod:`nimmt.bots.endgame`) instead of rolling out (0: never)."""
+    leaves: int = 65_536
+    """The most whole futures an exact decision may enumerate (deals times futures per deal)."""
+    min_exact_deals: int = 128
+    """Roll out instead when the budget leaves fewer deals than this for an exact decision."""
+
+    def samples_for(self, players: int) -> int:
+        """Fewer deals at big tables, where each one costs more."""
+        return max(16, int(self.samples * min(1.0, 4.0 / players) ** 0.5))
+
+
+def parse_strong(text: str) -> StrongSettings:
+    """Settings from ``key=value,...`` (keys are :class:`StrongSettings` fields)."""
+    settings = StrongSettings()
+    kinds = {field.name: type(getattr(settings, field.name)) for field in fields(settings)}
+    for part in filter(None, text.split(",")):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in kinds:
+            raise ValueError(f"unknown strong setting {key!r}; known: {', '.join(kinds)}")
+        try:
+            converted = kinds[key](value.strip())
+        except ValueError:
+            raise ValueError(
+                f"strong setting {key}={value!r} is not a {kinds[key].__name__}"
+            ) from None
+        settings = replace(settings, **{key: converted})
+    if settings.policy not in POLICIES:
+        raise ValueError(f"strong setting policy must be one of {', '.join(POLICIES)}")
+    if settings.samples < 1 or settings.temperature <= 0:
+        raise ValueError("strong settings samples and temperature must be positive")
+    return settings
+
+
+class StrongBot:
+    """Determinized Monte Carlo with learned-model rollouts (see the module's docstring)."""
+
+    def __init__(self, settings: StrongSettings, rng: random.Random, name: str) -> None:
+        self.settings = settings
+        self._rng = numpy_rng(rng)
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _policy(self) -> RolloutPolicy:
+        if self.settings.policy == "model":
+            return ModelPolicy(self._rng, self.settings.temperature)
+        return SoftminPolicy(self.settings.temperature, self._rng)
+
+    def exact_deals(self, cards: int, players: int) -> int:
+        """Deals to solve exactly with ``cards`` in each hand (0: roll out instead)."""
+        settings = self.settings
+        if cards > settings.endgame or settings.policy != "model":
+            return 0
+        deals = min(
+            settings.samples_for(players), settings.leaves // leaves_per_deal(cards, players)
+        )
+        return deals if deals >= settings.min_exact_deals else 0
+
+    def choose_card(self, view: SeatView) -> int:
+        hand = view.legal_cards()
+        if len(hand) == 1:
+            return hand[0]
+        exact = self.exact_deals(len(hand), view.players)
+        if exact:
+            weights = shipped_weights() / np.float32(self.settings.temperature)
+            candidates, scores = endgame_card_scores(view, exact, self._rng, weights)
+            return candidates[int(np.argmin(scores))]
+        samples = self.settings.samples_for(view.players)
+        candidates, scores = card_scores(view, samples, self._rng, self._policy())
+        return candidates[int(np.argmin(scores))]
+
+    def choose_row(self, view: SeatView) -> int:
+        samples = self.settings.samples_for(view.players)
+        return int(np.argmin(row_scores(view, samples, self._rng, self._policy())))
+
+
+HARD = StrongSettings()
+"""The settings of ``hard``."""

@@ -1,0 +1,157 @@
+"""``hard`` (learned-model rollouts, exact endgame) and the frozen ``hard-v1``."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot
+from nimmt.bots.batchsim import EMPTY, batch_from_rows, sample_hands
+from nimmt.bots.policy import (
+    FEATURE_NAMES,
+    ModelPolicy,
+    card_features,
+    card_logits,
+    fit_weights,
+    shipped_weights,
+)
+from nimmt.bots.strong import StrongBot, StrongSettings
+from nimmt.engine import Game, Phase, SeatView
+
+
+def random_batch(seed: int, played: int) -> tuple[object, np.ndarray]:
+    """A batch of 40 sampled 4-seat rounds on a dealt game's rows, ``played`` slots emptied."""
+    rng = np.random.default_rng(seed)
+    game = Game(4)
+    game.deal(seed)
+    hands = sample_hands(list(range(1, 105)), 4, 10, 40, rng)
+    hands[:, :, :played] = EMPTY
+    return batch_from_rows(game.rows, hands), hands
+
+
+@pytest.mark.parametrize("played", [0, 3, 8])
+def test_the_fast_scores_are_the_features_times_the_weights(played: int) -> None:
+    for seed in range(5):
+        batch, hands = random_batch(seed, played)
+        weights = np.random.default_rng(seed).normal(size=len(FEATURE_NAMES)).astype(np.float32)
+        expected = card_features(batch) @ weights  # type: ignore[arg-type]
+        fast = card_logits(batch, weights)  # type: ignore[arg-type]
+        real = hands != EMPTY
+        assert np.allclose(fast[real], expected[real], atol=1e-4)
+
+
+def test_the_model_policy_plays_only_cards_in_hand() -> None:
+    batch, hands = random_batch(3, 4)
+    policy = ModelPolicy(np.random.default_rng(1))
+    for _ in range(5):
+        slots = policy(batch)  # type: ignore[arg-type]
+        chosen = np.take_along_axis(hands, slots[..., None], axis=-1)
+        assert (chosen != EMPTY).all()
+
+
+def test_the_shipped_weights_name_the_models_features() -> None:
+    document = json.loads(resources.files("nimmt.bots").joinpath("policy_weights.json").read_text())
+    assert tuple(document["features"]) == FEATURE_NAMES
+    assert shipped_weights().shape == (len(FEATURE_NAMES),)
+    # A card that takes a row must look worse to the model than one that does not.
+    assert shipped_weights()[FEATURE_NAMES.index("cost")] < 0
+
+
+def last_two_cards_view() -> SeatView:
+    """Seat 0 holds 55 and 95 for the last two turns: 55 would be the sixth card of a row of 15
+    bullheads, 95 lands safely on a short row."""
+    game = Game.from_position(
+        rows=[[10, 11, 12, 13, 33], [60], [70], [90]],
+        hands=[[55, 95], [61, 71], [62, 72], [63, 73]],
+    )
+    return game.view(0)
+
+
+def test_hard_solves_the_last_turns_exactly_and_avoids_the_sixth_card() -> None:
+    view = last_two_cards_view()
+    bot = make_bot("hard", 1)
+    assert isinstance(bot, StrongBot)
+    assert bot.exact_deals(2, 4) > 0
+    assert bot.exact_deals(2, 10) == 0  # too many joint choices: rolled out instead
+    assert bot.choose_card(view) == 95
+
+
+def test_hard_v1_is_the_former_hard_frozen_and_not_offered() -> None:
+    assert "hard-v1" not in BOT_NAMES and "hard" in BOT_NAMES
+    game = Game(4)
+    game.deal(11)
+    view = game.view(2)
+    for seed in range(2):
+        frozen = make_bot("hard-v1", seed).choose_card(view)
+        assert make_bot("hard-v1", seed).choose_card(view) == frozen
+        # The same search as ``search:samples=1024`` (softmin rollouts), draw for draw.
+        assert make_bot("search:samples=1024", seed).choose_card(view) == frozen
+    assert make_bot(" Hard-V1 ", 1).name == "hard-v1"
+
+
+def test_hard_is_deterministic_given_a_seed() -> None:
+    game = Game(4)
+    game.deal(12)
+    view = game.view(1)
+    for seed in range(2):
+        assert make_bot("hard", seed).choose_card(view) == make_bot("hard", seed).choose_card(view)
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_a_small_strong_search_plays_legal_rounds(players: int) -> None:
+    game = Game(players)
+    game.deal(players)
+    bots = [make_bot("strong:samples=16", seat) for seat in range(players)]
+    while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
+        pending = game.pending_row_choice
+        if pending is not None:
+            row = bots[pending.seat].choose_row(game.view(pending.seat))
+            assert row in range(4)
+            game.choose_row(pending.seat, row)
+            continue
+        for seat in game.waiting_for():
+            view = game.view(seat)
+            card = bots[seat].choose_card(view)
+            assert card in view.legal_cards()
+            game.play(seat, card)
+            if game.phase is not Phase.CHOOSING_CARDS:
+                break
+    assert game.history[-1].penalties is not None
+
+
+def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
+    bot = make_bot("strong:samples=64,policy=softmin,endgame=0", 1)
+    assert isinstance(bot, StrongBot)
+    assert bot.settings == StrongSettings(samples=64, policy="softmin", endgame=0)
+    for name in ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x"):
+        with pytest.raises(UnknownBotError, match="unknown bot"):
+            make_bot(name, 1)
+
+
+def test_fitting_recovers_the_weights_that_made_the_choices() -> None:
+    # Choices drawn from a known model on random positions: the fitted model must come close
+    # to it and explain the choices better than zero weights (uniform play) do.
+    rng = np.random.default_rng(5)
+    truth = np.zeros(len(FEATURE_NAMES))
+    truth[FEATURE_NAMES.index("cost")] = -0.8
+    truth[FEATURE_NAMES.index("gap")] = -0.5
+    truth[FEATURE_NAMES.index("card")] = 1.5
+    features, masks, chosen = [], [], []
+    for seed in range(300):
+        batch, hands = random_batch(seed, seed % 8)
+        feature = card_features(batch)[:, 0].astype(np.float64)  # type: ignore[arg-type]
+        mask = hands[:, 0] != EMPTY
+        scores = np.where(mask, feature @ truth, -np.inf)
+        gumbel = -np.log(-np.log(rng.random(scores.shape)))
+        features.append(feature)
+        masks.append(mask)
+        chosen.append((scores + gumbel).argmax(axis=1))
+    data, mask, choice = np.concatenate(features), np.concatenate(masks), np.concatenate(chosen)
+    weights, loglik = fit_weights(data, mask, choice, l2=0.1)
+    assert loglik > float(np.mean(-np.log(mask.sum(axis=1))))
+    for name in ("cost", "gap", "card"):
+        index = FEATURE_NAMES.index(name)
+        assert weights[index] == pytest.approx(truth[index], abs=0.35)
