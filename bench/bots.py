@@ -6,6 +6,9 @@ its own seat's view (as in the arena), and its decisions are timed with ``time.p
 busy machine says what a decision costs better than the wall clock does):
 
     python bench/bots.py --players 4 10 --bots mc:64 easy medium hard --rounds 3 --json
+
+``--coach`` also times the coach's analysis of a decision (:func:`nimmt.bots.analyze`, the same
+figures as ``bench/analysis.py``), one line per table size.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON line per bot and size")
     parser.add_argument("--cpu", action="store_true", help="CPU time instead of wall clock")
+    parser.add_argument("--coach", action="store_true", help="also time the coach's analysis")
     args = parser.parse_args()
     for players in args.players:
         for name in args.bots:
@@ -94,6 +98,18 @@ def main() -> None:
                 print(
                     f"{players:2d} players  {name:10s} {1000 * seconds:9.2f} ms per decision"
                     f" (longest {1000 * longest:.1f} ms, {figures['clock']} time)"
+                )
+        if args.coach:
+            from analysis import time_analyses  # bench/analysis.py, beside this script
+
+            coach = {"bot": "coach", **time_analyses(players, args.rounds, 1024, args.seed)}
+            if args.json:
+                print(json.dumps(coach))
+            else:
+                print(
+                    f"{players:2d} players  {'coach':10s} {coach['ms_per_analysis']:9.2f} ms per "
+                    f"analysis (first turn {coach['ms_first_turn']} ms wall, "
+                    f"{coach['cpu_ms_per_analysis']} ms CPU)"
                 )
 
 
