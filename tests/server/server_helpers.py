@@ -292,10 +292,14 @@ class Player:
 
 
 def stored_actions(db_url: str, code: str) -> list[dict[str, Any]]:
-    """The ``actions`` rows of a table, in ``seq`` order, read with SQLAlchemy."""
-    engine = create_engine(normalize_database_url(db_url))
+    """The ``actions`` rows of a table, in ``seq`` order, read with SQLAlchemy. Both reads see
+    one snapshot (PostgreSQL's repeatable read): a server committing its next action between
+    them must not make the table's version and its actions disagree."""
+    url = normalize_database_url(db_url)
+    options = {"isolation_level": "REPEATABLE READ"} if url.startswith("postgresql") else {}
+    engine = create_engine(url, execution_options=options)
     try:
-        with engine.connect() as connection:
+        with engine.connect() as connection, connection.begin():
             rows = connection.execute(
                 text(
                     "select a.seq, a.game, a.kind, a.seat, a.card, a.row, a.data from actions a "
