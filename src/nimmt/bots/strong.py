@@ -14,13 +14,13 @@ mean relative score. What changed is who plays the futures: ``hard-v1``'s rollou
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from nimmt.bots.batchsim import RolloutPolicy
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
-from nimmt.bots.levels import SoftminPolicy
+from nimmt.bots.levels import SoftminPolicy, apply_settings, scaled_samples
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores
 from nimmt.bots.policy import ModelPolicy, shipped_weights
 from nimmt.engine import SeatView
@@ -48,29 +48,14 @@ class StrongSettings:
 
     def samples_for(self, players: int) -> int:
         """Fewer deals at big tables, where each one costs more."""
-        return max(16, int(self.samples * min(1.0, 4.0 / players) ** 0.5))
+        return scaled_samples(self.samples, players)
 
 
 def parse_strong(text: str) -> StrongSettings:
     """Settings from ``key=value,...`` (keys are :class:`StrongSettings` fields)."""
-    settings = StrongSettings()
-    kinds = {field.name: type(getattr(settings, field.name)) for field in fields(settings)}
-    for part in filter(None, text.split(",")):
-        key, _, value = part.partition("=")
-        key = key.strip()
-        if key not in kinds:
-            raise ValueError(f"unknown strong setting {key!r}; known: {', '.join(kinds)}")
-        try:
-            converted = kinds[key](value.strip())
-        except ValueError:
-            raise ValueError(
-                f"strong setting {key}={value!r} is not a {kinds[key].__name__}"
-            ) from None
-        settings = replace(settings, **{key: converted})
+    settings = apply_settings(StrongSettings(), text, "strong")
     if settings.policy not in POLICIES:
         raise ValueError(f"strong setting policy must be one of {', '.join(POLICIES)}")
-    if settings.samples < 1 or settings.temperature <= 0:
-        raise ValueError("strong settings samples and temperature must be positive")
     return settings
 
 
