@@ -22,6 +22,7 @@ import websockets
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from nimmt.engine import total_bullheads
 from nimmt.server.serialize import state_message, view_to_json
 from nimmt.server.service import GameService
 from nimmt.server.settings import normalize_database_url
@@ -345,3 +346,34 @@ class Replayer:
         # As a socket receives it: the wire shapes hold tuples that JSON writes as arrays.
         view: Message = orjson.loads(orjson.dumps(state_message(table, seat)["view"]))
         return view
+
+
+def cheapest_row(rows: list[list[int]]) -> int:
+    costs = [total_bullheads(row) for row in rows]
+    return costs.index(min(costs))
+
+
+def play_seat(
+    ws: WebSocketTestSession, received: list[Message], pick: Callable[[list[int]], int]
+) -> None:
+    """A person: one decision per turn, sent with the version it was made on."""
+    acted: set[tuple[Any, ...]] = set()
+    while True:
+        message = ws.receive_json()
+        received.append(message)
+        if message["type"] != "state":
+            continue
+        view = message["view"]
+        if view["phase"] == "game_over":
+            return
+        key = (view["round"], view["turn"], view["phase"])
+        if key in acted:
+            continue
+        if view["legal_cards"]:
+            acted.add(key)
+            card = pick(view["legal_cards"])
+            ws.send_json({"type": "play", "card": card, "version": message["version"]})
+        elif view["must_choose_row"]:
+            acted.add(key)
+            row = cheapest_row(view["rows"])
+            ws.send_json({"type": "choose_row", "row": row, "version": message["version"]})

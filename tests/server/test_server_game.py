@@ -5,50 +5,17 @@ record for anything that seat was not allowed to see."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
-from server_helpers import Message, create_table, join, receive_until, service_of
+from server_helpers import Message, create_table, join, play_seat, receive_until, service_of
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from nimmt.engine import total_bullheads
 from nimmt.records import replay_record
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 SEATS = [{"kind": "human"}, GREEDY, {"kind": "human"}, GREEDY]
 HUMANS = (0, 2)
 BOTS = (1, 3)
-
-
-def cheapest_row(rows: list[list[int]]) -> int:
-    costs = [total_bullheads(row) for row in rows]
-    return costs.index(min(costs))
-
-
-def play_seat(
-    ws: WebSocketTestSession, received: list[Message], pick: Callable[[list[int]], int]
-) -> None:
-    """A person: one decision per turn, sent with the version it was made on."""
-    acted: set[tuple[Any, ...]] = set()
-    while True:
-        message = ws.receive_json()
-        received.append(message)
-        if message["type"] != "state":
-            continue
-        view = message["view"]
-        if view["phase"] == "game_over":
-            return
-        key = (view["round"], view["turn"], view["phase"])
-        if key in acted:
-            continue
-        if view["legal_cards"]:
-            acted.add(key)
-            card = pick(view["legal_cards"])
-            ws.send_json({"type": "play", "card": card, "version": message["version"]})
-        elif view["must_choose_row"]:
-            acted.add(key)
-            row = cheapest_row(view["rows"])
-            ws.send_json({"type": "choose_row", "row": row, "version": message["version"]})
 
 
 def watch(ws: WebSocketTestSession, received: list[Message]) -> None:

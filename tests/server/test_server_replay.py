@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import create_table
+from server_helpers import create_table, play_seat
 from starlette.testclient import TestClient
 
 from nimmt.engine import bullheads
@@ -28,25 +28,9 @@ def error_of(answer: Any) -> str:
 
 
 def finish_game(client: TestClient, code: str, token: str) -> None:
-    """Ana plays her lowest card and takes the first row until the game is over."""
+    """Ana plays her lowest card and takes the cheapest row until the game is over."""
     with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
-        acted: set[tuple[int, int, str]] = set()
-        while True:
-            message = ws.receive_json()
-            if message["type"] != "state":
-                continue
-            view = message["view"]
-            if view["phase"] == "game_over":
-                return
-            key = (view["round"], view["turn"], view["phase"])
-            if key in acted:
-                continue
-            if view["legal_cards"]:
-                acted.add(key)
-                ws.send_json({"type": "play", "card": min(view["legal_cards"])})
-            elif view["must_choose_row"]:
-                acted.add(key)
-                ws.send_json({"type": "choose_row", "row": 0})
+        play_seat(ws, [], min)
 
 
 @pytest.fixture
