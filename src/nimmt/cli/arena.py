@@ -23,6 +23,13 @@ DEFAULT_MOVE_TIME = 10.0
 named here so that the help does not import the bots."""
 MAX_MOVE_TIME = 86400.0
 
+
+def check_move_time(move_time: float) -> None:
+    """``--move-time`` as every command takes it, or one ``error:`` line."""
+    if not 0 < move_time <= MAX_MOVE_TIME:
+        fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")
+
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
@@ -78,8 +85,7 @@ def arena(
     from nimmt.bots import UnknownBotError
     from nimmt.bots.external import ProgramBotError
 
-    if not 0 < move_time <= MAX_MOVE_TIME:
-        fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")
+    check_move_time(move_time)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 1:
         fail("--jobs must be at least 1")

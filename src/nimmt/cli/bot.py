@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from nimmt.cli.arena import DEFAULT_MOVE_TIME, MAX_MOVE_TIME
+from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
 from nimmt.cli.errors import fail
 
 if TYPE_CHECKING:
@@ -67,8 +67,7 @@ def bot(
     from nimmt.bots.external import ProgramBotError, ProgramScope
     from nimmt.client import ClientError, GameResult, join_table, parse_table_link, play_seat
 
-    if not 0 < move_time <= MAX_MOVE_TIME:
-        fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")
+    check_move_time(move_time)
     if token is not None and seat is not None:
         fail("give --token (to come back to a seat) or --seat, not both")
     try:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from nimmt.cli.arena import DEFAULT_MOVE_TIME, MAX_MOVE_TIME
+from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
 from nimmt.cli.errors import fail
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.terminal import DEFAULT_DELAY
@@ -141,8 +141,7 @@ def play(
         record=record,
         coach=coach,
     )
-    if not 0 < move_time <= MAX_MOVE_TIME:
-        fail(f"--move-time must be more than 0 and at most {MAX_MOVE_TIME:g} seconds")
+    check_move_time(move_time)
     from nimmt.bots.external import ProgramBotError, ProgramScope
 
     # The scope stops every cmd: bot the game started, however the game ends.
