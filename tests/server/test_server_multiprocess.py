@@ -77,27 +77,25 @@ def test_two_processes_one_table_and_a_kill_mid_turn(
     postgres_url: str, redis_server: throwaway.Redis, tmp_path: Path
 ) -> None:
     log = tmp_path / "servers.log"
-    first = second = third = None
+    # The bots of both processes are held by this file while it exists (``NIMMT_BOT_HOLD_FILE``,
+    # a test hook): the test creates it before the turn whose bot move the first process will
+    # owe, kills that process, then removes it. So the bot cannot move before the kill however
+    # busy the machine, and afterwards only the second process can move it.
+    hold = tmp_path / "hold-bots"
+    env = {"NIMMT_BOT_HOLD_FILE": str(hold)}
+    first = second = None
     try:
-        # The first process lets its bots wait 10 s: when it is killed, it still owes the
-        # bot's move, which the second process's watchdog must make instead. That watchdog waits
-        # 5 s of stillness first, so that a busy machine cannot let it move the bot before the
-        # kill (the kill comes a few messages after the last change).
-        first = launch_server(
-            postgres_url, log, bus=redis_server.url, env={"NIMMT_BOT_DELAY": "10"}
-        )
-        second = launch_server(
-            postgres_url, log, bus=redis_server.url, env={"NIMMT_WATCHDOG_SECONDS": "5"}
-        )
+        first = launch_server(postgres_url, log, bus=redis_server.url, env=env)
+        second = launch_server(postgres_url, log, bus=redis_server.url, env=env)
         wait_ready(first, second)
-        asyncio.run(kill_mid_turn(postgres_url, redis_server, log, first, second))
+        asyncio.run(kill_mid_turn(postgres_url, redis_server, log, first, second, hold))
     finally:
-        for served in (first, second, third):
+        for served in (first, second):
             stop_server(served)
 
 
 async def kill_mid_turn(
-    db: str, redis_server: throwaway.Redis, log: Path, first: Served, second: Served
+    db: str, redis_server: throwaway.Redis, log: Path, first: Served, second: Served, hold: Path
 ) -> None:
     seats = [{"kind": "human"}] * 3 + [GREEDY]
     created = http("POST", f"{first.http}/api/tables", {"seats": seats, "name": "Ana"})
@@ -120,13 +118,14 @@ async def kill_mid_turn(
             return lambda s: s["view"]["turn"] >= turn and bool(s["view"]["legal_cards"])
 
         await asyncio.gather(*(p.play_until(deciding(2)) for p in players))
-        # Turn 3: Ben and Cal first, Ana last, so that the first process resolves the turn and
-        # is the one to move the bot next (after its pause).
+        # Turn 3: Ben, Cal and the bot first, Ana last, so that the first process resolves the
+        # turn and is the one to move the bot next; from here on the bots wait for the hold.
         for player in players[1:]:
             await player.decide()
         await asyncio.gather(
-            *(p.until(lambda s: s["view"]["has_chosen"][1:3] == [True, True]) for p in players)
+            *(p.until(lambda s: s["view"]["has_chosen"][1:] == [True] * 3) for p in players)
         )
+        hold.touch()
         await ana.decide()
         # Whoever owes a row choice makes it; then Ana chooses her card of turn 4 at once.
         await asyncio.gather(
@@ -140,6 +139,7 @@ async def kill_mid_turn(
             await player.until(lambda s: s["version"] >= chosen["version"])
         killed_at = time.monotonic()
         first.kill()
+        hold.unlink()
         third = launch_server(db, log, bus=redis_server.url)  # started after the kill
 
         # Nobody else acts: the second process's watchdog moves the orphaned bot.

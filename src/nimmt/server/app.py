@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
         service = GameService(
             store,
             bot_delay=settings.bot_delay,
+            bot_hold_file=settings.bot_hold_file,
             deal_seed=settings.deal_seed,
             bots=bots,
             bus=bus,

@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 from nimmt.assist import InputRejected
@@ -172,10 +173,13 @@ class GameService:
         max_queue: int = 64,
         watchdog_seconds: float = 5.0,
         coach: CoachRunner | None = None,
+        bot_hold_file: Path | None = None,
     ) -> None:
         self.storage = storage
         self.retry_seconds = retry_seconds
         self.bot_delay = bot_delay
+        self.bot_hold_file = bot_hold_file
+        """Test hook: while this file exists, bots wait before moving (see :meth:`_bot_move`)."""
         self.deal_seed = deal_seed
         self.bot_names = tuple(bot_names)
         self.bots: BotRunner = bots if bots is not None else InlineBots()
@@ -862,6 +866,11 @@ class GameService:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            if self.bot_hold_file is not None:
+                # Test hook: a test holds the move by a file, not by a delay that a busy machine
+                # can outlast (the multiprocess test kills this process while the move waits).
+                while self.bot_hold_file.exists():
+                    await asyncio.sleep(0.05)
             seed = self._seed(table.code, "bot", seat, version)
             choice = await self.bots.decide(bot, seed, view)
             kind, card, row = (
