@@ -7,7 +7,8 @@ the last-turn strip and the score sheet never cover one another.
 One table per seat count (one person and greedy bots, the fixed deal of the test server), one
 page resized through the six sizes: once while the person chooses a card, once while they must
 choose a row (the revealed cards then stand by the rows), and at 4 and 10 seats with the score
-sheet open after the round while the next is played."""
+sheet open after the round while the next is played, at rest and caught at the first frame of its
+entrance."""
 
 from __future__ import annotations
 
@@ -170,4 +171,23 @@ def test_the_table_fits_every_window(server: Server, new_page: Any, seats: int) 
             take_first_row(page)
     expect(page.locator(".table-page > .sheet")).to_be_visible()
     problems += check_every_size(page, "with the score sheet")
+
+    # The sheet comes in with a short animation each time it opens; caught at its first frame
+    # (the page's clock of animations stopped through the DevTools protocol) it must fit too.
+    # A slide down once pushed the page past a phone held sideways while the sheet came in.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator("#sheet-continue").click()
+    expect(page.locator(".table-page > .sheet")).to_have_count(0)
+    # Every bot has chosen: nothing redraws the page (and the sheet at rest) while it is measured.
+    expect(page.locator(".seat.state-chosen")).to_have_count(seats - 1)
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("Animation.enable")
+    devtools.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    page.locator('[data-focus="open-sheet"]').click()
+    expect(page.locator(".table-page > .sheet")).to_have_count(1)
+    coming_in = "document.querySelector('.table-page > .sheet').getAnimations().length"
+    assert page.evaluate(coming_in) == 1, "the sheet's entrance is not caught"
+    problems += check_every_size(page, "while the score sheet comes in")
+    assert page.evaluate(coming_in) == 1, "the sheet was drawn again at rest while measured"
+    devtools.send("Animation.setPlaybackRate", {"playbackRate": 1})
     assert not problems, "\n".join(problems)
