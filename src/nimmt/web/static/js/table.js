@@ -303,6 +303,7 @@ export function mountTable(root, code) {
     const sheetShown = Boolean(s.sheetOpen && s.view && (s.view.score_sheet.length || s.view.outcome));
     const sheetOpened = sheetShown && !s.lastSheetShown;
     s.lastSheetShown = sheetShown;
+    if (sheetOpened) s.sheetOpenedAt = performance.now();
 
     clear(root);
     const notReady = renderNotReady({ fatal: s.fatal, hasView: Boolean(s.view), errorText });
@@ -317,6 +318,10 @@ export function mountTable(root, code) {
     // The score sheet takes the players' place (the totals are on it), beside the board.
     const page = h("div", { class: `table-page${s.logOpen ? " log-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
       toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat)), board(), handSection());
+    // Every state redraws the page: the sheet's entrance goes on from where it was, rather than
+    // starting again at each move while the sheet stays open.
+    const sheet = page.querySelector(":scope > .sheet");
+    if (sheet) sheet.style.animationDelay = `${s.sheetOpenedAt - performance.now()}ms`;
     root.append(page);
     if (s.logOpen) root.append(logPanel());
 

@@ -41,6 +41,7 @@ export function createState(code, { token = null, joinName = "", speed = 1 } = {
     typedTimer: null,
     lastMustChoose: false,
     lastSheetShown: false, // the score sheet was drawn last time (focus goes to it when it opens)
+    sheetOpenedAt: 0, // when the score sheet opened (performance.now()): its entrance runs once
     animating: false,
     lastEventsVersion: -1, // the newest `events` message taken in (a catch-up may repeat some)
     bots: null, // the bot levels (GET /api/bots), loaded when the leave dialog first opens
