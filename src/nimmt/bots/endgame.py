@@ -99,12 +99,18 @@ def solve(batch: Batch, weights: npt.NDArray[np.float32]) -> FloatArray:
 
 
 def endgame_card_scores(
-    view: SeatView, samples: int, rng: np.random.Generator, weights: npt.NDArray[np.float32]
+    view: SeatView,
+    samples: int,
+    rng: np.random.Generator,
+    weights: npt.NDArray[np.float32],
+    others: IntArray | None = None,
 ) -> tuple[tuple[int, ...], FloatArray]:
     """Each legal card and its exact expected relative score (lower is better), averaged over
-    ``samples`` sampled deals of the unseen cards; the rest of the round as :func:`solve`."""
+    ``samples`` sampled deals of the unseen cards (or the other seats' hands ``others``, in
+    table order, when given); the rest of the round as :func:`solve`."""
     hand = view.legal_cards()
-    others = sample_hands(view.unseen_cards(), view.players - 1, len(hand), samples, rng)
+    if others is None:
+        others = sample_hands(view.unseen_cards(), view.players - 1, len(hand), samples, rng)
     mine = np.broadcast_to(np.asarray(hand, dtype=np.int64), (samples, 1, len(hand)))
     batch = batch_from_rows(view.rows, np.concatenate([mine, others], axis=1))
     scores: FloatArray = choice_values(batch, weights).mean(axis=0)

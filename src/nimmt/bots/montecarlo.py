@@ -16,6 +16,7 @@ own levels (:mod:`nimmt.bots.levels`), which change the number of deals and the 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -45,21 +46,18 @@ def table_order(view: SeatView) -> list[int]:
 
 
 def _deals(
-    view: SeatView, own: tuple[int, ...], samples: int, rng: np.random.Generator
+    view: SeatView,
+    own: tuple[int, ...],
+    samples: int,
+    rng: np.random.Generator,
+    others: IntArray | None = None,
 ) -> IntArray:
-    """``(samples, P, H)``: the seat's own cards ``own`` with sampled hands for the others."""
-    others = sample_hands(view.unseen_cards(), view.players - 1, len(own), samples, rng)
+    """``(samples, P, H)``: the seat's own cards ``own`` with the others' hands ``others``, or
+    with uniformly sampled hands when none are given."""
+    if others is None:
+        others = sample_hands(view.unseen_cards(), view.players - 1, len(own), samples, rng)
     mine = np.broadcast_to(np.asarray(own, dtype=np.int64), (samples, 1, len(own)))
     return np.concatenate([mine, others], axis=1)
-
-
-def card_batch(
-    view: SeatView, samples: int, rng: np.random.Generator
-) -> tuple[tuple[int, ...], Batch]:
-    """The candidates and a batch holding, for each candidate in turn, the same sampled deals."""
-    hand = view.legal_cards()
-    deals = _deals(view, hand, samples, rng)
-    return hand, batch_from_rows(view.rows, np.tile(deals, (len(hand), 1, 1)))
 
 
 def card_scores(
@@ -67,23 +65,34 @@ def card_scores(
     samples: int,
     rng: np.random.Generator,
     policy: RolloutPolicy = greedy_policy,
+    slots: Sequence[int] | IntArray | None = None,
+    others: IntArray | None = None,
 ) -> tuple[tuple[int, ...], FloatArray]:
     """Each legal card and its mean relative score over ``samples`` sampled deals (lower is
-    better): this turn's other cards and the rest of the round follow ``policy``."""
-    hand, batch = card_batch(view, samples, rng)
-    return hand, evaluate_cards(batch, len(hand), samples, turns_left_after(view.turn), policy)
+    better): this turn's other cards and the rest of the round follow ``policy``.
+
+    ``slots`` limits the evaluation to those cards (indices into the legal cards); the scores
+    are then theirs, in that order. All cards are tried in the same sampled deals: uniform
+    deals of the unseen cards, or the other seats' hands ``others`` ``(samples, P-1, H)`` (in
+    :func:`table_order`) when given.
+    """
+    hand = view.legal_cards()
+    tried = np.arange(len(hand)) if slots is None else np.asarray(slots, dtype=np.int64)
+    deals = _deals(view, hand, samples, rng, others)
+    batch = batch_from_rows(view.rows, np.tile(deals, (len(tried), 1, 1)))
+    return hand, evaluate_cards(batch, tried, samples, turns_left_after(view.turn), policy)
 
 
 def evaluate_cards(
-    batch: Batch, candidates: int, samples: int, turns_after: int, policy: RolloutPolicy
+    batch: Batch, tried: IntArray, samples: int, turns_after: int, policy: RolloutPolicy
 ) -> FloatArray:
-    """Play candidate ``c`` (slot ``c`` of seat 0's hand) in rounds ``c*samples`` to
-    ``(c+1)*samples - 1`` of the batch, the rest by ``policy``; each candidate's mean score."""
+    """Play slot ``tried[i]`` of seat 0's hand in rounds ``i*samples`` to ``(i+1)*samples - 1``
+    of the batch, the rest by ``policy``; each tried card's mean score."""
     slots = policy(batch)
-    slots[:, 0] = np.repeat(np.arange(candidates), samples)
+    slots[:, 0] = np.repeat(tried, samples)
     resolve_turn(batch, take_cards(batch, slots))
     play_out(batch, turns_after, policy)
-    means: FloatArray = relative_scores(batch).reshape(candidates, samples).mean(axis=1)
+    means: FloatArray = relative_scores(batch).reshape(len(tried), samples).mean(axis=1)
     return means
 
 
