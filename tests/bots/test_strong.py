@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
 
-from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot
+from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot, strong
 from nimmt.bots.batchsim import EMPTY, batch_from_rows, sample_hands
+from nimmt.bots.montecarlo import card_scores
 from nimmt.bots.policy import (
     FEATURE_NAMES,
     ModelPolicy,
@@ -155,3 +157,37 @@ def test_fitting_recovers_the_weights_that_made_the_choices() -> None:
     for name in ("cost", "gap", "card"):
         index = FEATURE_NAMES.index(name)
         assert weights[index] == pytest.approx(truth[index], abs=0.35)
+
+
+def test_scoring_some_cards_gives_them_the_scores_of_scoring_all() -> None:
+    # Greedy rollouts draw nothing, so the same seed gives the same sampled deals: the scores of
+    # a subset of the cards must be exactly those cards' scores in the full evaluation.
+    game = Game(4)
+    game.deal(21)
+    view = game.view(2)
+    hand, every = card_scores(view, 64, np.random.default_rng(5))
+    slots = [7, 0, 4]
+    same_hand, some = card_scores(view, 64, np.random.default_rng(5), slots=slots)
+    assert same_hand == hand
+    assert np.array_equal(some, every[slots])
+
+
+def test_hard_gives_more_deals_only_to_the_cards_that_are_still_close(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game(4)
+    game.deal(22)
+    view = game.view(0)
+    tried: list[int] = []
+    bot = make_bot("hard", 3)
+    assert isinstance(bot, StrongBot)
+
+    def counting(*args: Any, slots: Any = None, **options: Any) -> Any:
+        tried.append(len(view.hand) if slots is None else len(slots))
+        return card_scores(*args, slots=slots, **options)
+
+    monkeypatch.setattr(strong, "card_scores", counting)
+    assert bot.choose_card(view) in view.hand
+    # Every card once, then the three best so far on fresh deals, then the two best of those.
+    assert (bot.settings.keep, bot.settings.stages) == (3, 2)
+    assert tried == [10, 3, 2]

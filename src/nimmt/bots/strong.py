@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nimmt.bots.batchsim import RolloutPolicy
+from nimmt.bots.batchsim import IntArray, RolloutPolicy
+from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
 from nimmt.bots.levels import SoftminPolicy, apply_settings, scaled_samples
-from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores
+from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
 from nimmt.bots.policy import ModelPolicy, shipped_weights
 from nimmt.engine import SeatView
 
@@ -45,6 +46,20 @@ class StrongSettings:
     """The most whole futures an exact decision may enumerate (deals times futures per deal)."""
     min_exact_deals: int = 128
     """Roll out instead when the budget leaves fewer deals than this for an exact decision."""
+    keep: int = 3
+    """After the first ``samples`` deals, the cards with the best means so far that get more."""
+    more: int = 2048
+    """Fresh deals (at 4 seats; scaled like ``samples``) for each card kept at the first stage."""
+    stages: int = 2
+    """Stages of refinement: stage ``i`` keeps the ``max(keep - i, 2)`` best cards and gives
+    them ``more * 2**i`` fresh deals each (0: a flat search)."""
+    row_samples: int = 4096
+    """Sampled deals per row at a row choice (at 4 seats; scaled like ``samples``)."""
+    belief: float = 2.0
+    """Weight the sampled deals by the model's likelihood of the others' plays so far, to
+    this power (:mod:`nimmt.bots.belief`; 0: uniform deals)."""
+    pool: int = 16
+    """With beliefs: the deals are drawn from this many times as many uniform ones."""
 
     def samples_for(self, players: int) -> int:
         """Fewer deals at big tables, where each one costs more."""
@@ -93,14 +108,67 @@ class StrongBot:
         exact = self.exact_deals(len(hand), view.players)
         if exact:
             weights = shipped_weights() / np.float32(self.settings.temperature)
-            candidates, scores = endgame_card_scores(view, exact, self._rng, weights)
+            others = self._others(self._belief(view, exact), exact)
+            candidates, scores = endgame_card_scores(view, exact, self._rng, weights, others)
             return candidates[int(np.argmin(scores))]
-        samples = self.settings.samples_for(view.players)
-        candidates, scores = card_scores(view, samples, self._rng, self._policy())
-        return candidates[int(np.argmin(scores))]
+        return hand[self._best_slot(view)]
+
+    def _best_slot(self, view: SeatView) -> int:
+        """The card with the best mean over all its deals. Every card gets ``samples`` deals,
+        then at each stage the best few so far get fresh ones (successive halving: a flat
+        search's noise costs most between close cards, and clearly bad ones need no more deals
+        to be ruled out)."""
+        settings = self.settings
+        samples = settings.samples_for(view.players)
+        beliefs = self._belief(view, samples)
+        _, scores = card_scores(
+            view, samples, self._rng, self._policy(), others=self._others(beliefs, samples)
+        )
+        totals = scores * samples
+        counts = np.full(len(scores), samples)
+        alive = np.arange(len(scores))
+        for stage in range(settings.stages):
+            keep = max(settings.keep - stage, 2)
+            if keep >= len(alive) and stage > 0:
+                break
+            alive = alive[np.argsort(totals[alive] / counts[alive], kind="stable")[:keep]]
+            more = scaled_samples(settings.more << stage, view.players)
+            _, extra = card_scores(
+                view,
+                more,
+                self._rng,
+                self._policy(),
+                slots=alive,
+                others=self._others(beliefs, more),
+            )
+            totals[alive] += extra * more
+            counts[alive] += more
+        means = totals / counts
+        return int(alive[int(np.argmin(means[alive]))])
+
+    def _belief(self, view: SeatView, samples: int) -> Belief | None:
+        """What the others' plays so far say about their hands (``None``: nothing, or beliefs
+        are off)."""
+        settings = self.settings
+        if settings.belief <= 0 or not view.played:
+            return None
+        weights = shipped_weights() / np.float32(settings.temperature)
+        return belief(
+            view,
+            table_order(view),
+            len(view.hand),
+            samples * settings.pool,
+            self._rng,
+            weights,
+            settings.belief,
+        )
+
+    def _others(self, beliefs: Belief | None, samples: int) -> IntArray | None:
+        """The other seats' hands for ``samples`` deals (``None``: uniform, drawn by the caller)."""
+        return None if beliefs is None else beliefs.draw(samples, self._rng)
 
     def choose_row(self, view: SeatView) -> int:
-        samples = self.settings.samples_for(view.players)
+        samples = scaled_samples(self.settings.row_samples, view.players)
         return int(np.argmin(row_scores(view, samples, self._rng, self._policy())))
 
 
