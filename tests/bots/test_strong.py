@@ -20,7 +20,7 @@ from nimmt.bots.policy import (
     fit_weights,
     shipped_weights,
 )
-from nimmt.bots.strong import StrongBot, StrongSettings
+from nimmt.bots.strong import StrongBot, StrongSettings, with_budget
 from nimmt.engine import Game, Phase, SeatView
 
 
@@ -191,3 +191,26 @@ def test_hard_gives_more_deals_only_to_the_cards_that_are_still_close(
     # Every card once, then the three best so far on fresh deals, then the two best of those.
     assert (bot.settings.keep, bot.settings.stages) == (3, 2)
     assert tried == [10, 3, 2]
+
+
+def test_a_spent_budget_stops_the_refinement_but_not_the_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game(4)
+    game.deal(23)
+    view = game.view(1)
+    tried: list[int] = []
+
+    def counting(*args: Any, slots: Any = None, **options: Any) -> Any:
+        tried.append(len(view.hand) if slots is None else len(slots))
+        return card_scores(*args, slots=slots, **options)
+
+    monkeypatch.setattr(strong, "card_scores", counting)
+    bot = make_bot("hard", 4)
+    limited = with_budget(bot, 1e-9)
+    assert isinstance(limited, StrongBot) and isinstance(bot, StrongBot)
+    assert bot.settings.budget == 0 and limited.settings.budget == 1e-9
+    assert limited.choose_card(view) in view.hand
+    assert tried == [10]  # every card once; no time was left for more deals
+    greedy = make_bot("greedy", 1)
+    assert with_budget(greedy, 1.0) is greedy

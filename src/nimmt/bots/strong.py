@@ -13,11 +13,14 @@ mean relative score. What changed is who plays the futures: ``hard-v1``'s rollou
 
 from __future__ import annotations
 
+import copy
 import random
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from nimmt.bots.base import Bot
 from nimmt.bots.batchsim import IntArray, RolloutPolicy
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
@@ -60,6 +63,12 @@ class StrongSettings:
     this power (:mod:`nimmt.bots.belief`; 0: uniform deals)."""
     pool: int = 16
     """With beliefs: the deals are drawn from this many times as many uniform ones."""
+    budget: float = 0.0
+    """Seconds a card decision should take at most (0: no limit). The first stage always runs;
+    a refinement stage starts only while less than half the budget is spent, so a busy machine
+    makes the decision rougher rather than later. A limit makes play depend on the machine's
+    speed: the arena's ``hard`` has none (the same seed gives the same games), the server's
+    has one (:func:`with_budget`)."""
 
     def samples_for(self, players: int) -> int:
         """Fewer deals at big tables, where each one costs more."""
@@ -119,6 +128,7 @@ class StrongBot:
         search's noise costs most between close cards, and clearly bad ones need no more deals
         to be ruled out)."""
         settings = self.settings
+        started = time.perf_counter()
         samples = settings.samples_for(view.players)
         beliefs = self._belief(view, samples)
         _, scores = card_scores(
@@ -130,6 +140,8 @@ class StrongBot:
         for stage in range(settings.stages):
             keep = max(settings.keep - stage, 2)
             if keep >= len(alive) and stage > 0:
+                break
+            if settings.budget and time.perf_counter() - started > settings.budget / 2:
                 break
             alive = alive[np.argsort(totals[alive] / counts[alive], kind="stable")[:keep]]
             more = scaled_samples(settings.more << stage, view.players)
@@ -174,3 +186,13 @@ class StrongBot:
 
 HARD = StrongSettings()
 """The settings of ``hard``."""
+
+
+def with_budget(bot: Bot, seconds: float) -> Bot:
+    """``bot`` held to ``seconds`` per card decision if it is a :class:`StrongBot` (see
+    :attr:`StrongSettings.budget`); any other bot as it is."""
+    if not isinstance(bot, StrongBot):
+        return bot
+    limited = copy.copy(bot)
+    limited.settings = replace(bot.settings, budget=seconds)
+    return limited

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
 from nimmt.bots import make_bot
+from nimmt.bots.strong import with_budget
 from nimmt.engine import SeatView
 
 WORKER_NICENESS = 10
@@ -42,9 +43,14 @@ class BotRunner(Protocol):
     async def close(self) -> None: ...
 
 
+DECISION_BUDGET = 1.0
+"""Seconds a bot's card decision should take at most at a table (``hard`` refines its choice
+only while it has time: :attr:`nimmt.bots.strong.StrongSettings.budget`)."""
+
+
 def decide(bot: str, seed: int, view: SeatView) -> int:
     """One decision of the bot called ``bot``, its randomness drawn from ``seed``."""
-    player = make_bot(bot, seed)
+    player = with_budget(make_bot(bot, seed), DECISION_BUDGET)
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
 
