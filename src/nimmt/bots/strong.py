@@ -2,10 +2,16 @@
 
 The search is ``hard-v1``'s (:class:`~nimmt.bots.levels.SearchBot`): sample deals of the unseen
 cards, try every candidate in the same deals, play the rest of the round out and keep the best
-mean relative score. What changed is who plays the futures: ``hard-v1``'s rollouts follow a noisy
-``greedy`` (:class:`~nimmt.bots.levels.SoftminPolicy`), ``hard``'s follow
-:class:`~nimmt.bots.policy.ModelPolicy`, a model fitted to the card choices of the search itself
-(expert iteration), so that it predicts what a searching opponent does this turn and later.
+mean relative score. What changed:
+
+- who plays the futures: ``hard-v1``'s rollouts follow a noisy ``greedy``
+  (:class:`~nimmt.bots.levels.SoftminPolicy`), ``hard``'s follow
+  :class:`~nimmt.bots.policy.ModelPolicy`, a model fitted to the card choices of the search
+  itself (expert iteration), so that it predicts what a searching opponent does;
+- which deals it samples: hands that explain what the others played this round, by that same
+  model (:mod:`nimmt.bots.belief`), rather than uniform ones;
+- where the deals go: after a first look at every card, the close ones get more (successive
+  halving), and the last two turns are solved exactly (:mod:`nimmt.bots.endgame`).
 
 ``strong:KEY=VALUE,...`` builds the same bot with other settings, for experiments in the arena
 (keys: the fields of :class:`StrongSettings`). ``docs/bots.md`` records what was measured.
