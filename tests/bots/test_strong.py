@@ -172,45 +172,37 @@ def test_scoring_some_cards_gives_them_the_scores_of_scoring_all() -> None:
     assert np.array_equal(some, every[slots])
 
 
-def test_hard_gives_more_deals_only_to_the_cards_that_are_still_close(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("budget", "expected"),
+    [
+        # Every card once, then the three best so far on fresh deals, then the two best of those.
+        (None, [10, 3, 2]),
+        # No time left after the first look: every card once, and no more deals.
+        (1e-9, [10]),
+    ],
+)
+def test_hard_gives_more_deals_only_to_the_close_cards_while_it_has_time(
+    monkeypatch: pytest.MonkeyPatch, budget: float | None, expected: list[int]
 ) -> None:
     game = Game(4)
     game.deal(22)
     view = game.view(0)
     tried: list[int] = []
+
+    def counting(*args: Any, slots: Any = None, **options: Any) -> Any:
+        tried.append(len(view.hand) if slots is None else len(slots))
+        return card_scores(*args, slots=slots, **options)
+
+    monkeypatch.setattr(strong, "card_scores", counting)
     bot = make_bot("hard", 3)
     assert isinstance(bot, StrongBot)
-
-    def counting(*args: Any, slots: Any = None, **options: Any) -> Any:
-        tried.append(len(view.hand) if slots is None else len(slots))
-        return card_scores(*args, slots=slots, **options)
-
-    monkeypatch.setattr(strong, "card_scores", counting)
-    assert bot.choose_card(view) in view.hand
-    # Every card once, then the three best so far on fresh deals, then the two best of those.
-    assert (bot.settings.keep, bot.settings.stages) == (3, 2)
-    assert tried == [10, 3, 2]
+    assert (bot.settings.keep, bot.settings.stages, bot.settings.budget) == (3, 2, 0)
+    player = bot if budget is None else with_budget(bot, budget)
+    assert isinstance(player, StrongBot) and bot.settings.budget == 0
+    assert player.choose_card(view) in view.hand
+    assert tried == expected
 
 
-def test_a_spent_budget_stops_the_refinement_but_not_the_decision(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    game = Game(4)
-    game.deal(23)
-    view = game.view(1)
-    tried: list[int] = []
-
-    def counting(*args: Any, slots: Any = None, **options: Any) -> Any:
-        tried.append(len(view.hand) if slots is None else len(slots))
-        return card_scores(*args, slots=slots, **options)
-
-    monkeypatch.setattr(strong, "card_scores", counting)
-    bot = make_bot("hard", 4)
-    limited = with_budget(bot, 1e-9)
-    assert isinstance(limited, StrongBot) and isinstance(bot, StrongBot)
-    assert bot.settings.budget == 0 and limited.settings.budget == 1e-9
-    assert limited.choose_card(view) in view.hand
-    assert tried == [10]  # every card once; no time was left for more deals
+def test_only_hard_takes_a_budget() -> None:
     greedy = make_bot("greedy", 1)
     assert with_budget(greedy, 1.0) is greedy
