@@ -22,6 +22,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from nimmt.records import replay_record
+
 NIMMT = str(Path(sys.executable).with_name("nimmt"))
 ROOT = Path(__file__).parents[2]
 FAKE_BOT = Path(__file__).parents[1] / "bots" / "programs" / "fake_bot.py"
@@ -152,6 +154,23 @@ def test_a_failing_program_ends_nimmt_play_with_one_error_line(mode: str, what: 
     result = play("--players", "3", "--bots", bot, "--seed", "3", *move_time(mode))
     assert result.returncode == 1, result.stderr
     assert_one_error_line(result.stderr, f"error: bot {bot} (seat 1)", what)
+    assert live_processes(marker) == []
+
+
+def test_a_program_that_fails_mid_game_leaves_the_record_of_what_was_played(
+    tmp_path: Path,
+) -> None:
+    marker = uuid.uuid4().hex
+    bot = fake_bot("exit_mid_game", marker)
+    path = tmp_path / "game.json"
+    result = play("--players", "3", "--bots", bot, "--seed", "3", "--record", str(path))
+    assert result.returncode == 1, result.stderr
+    line = assert_one_error_line(result.stderr, f"error: bot {bot} (seat 1)", "exited")
+    assert line.endswith(f"the record is in {path}")
+    # The three turns the program answered before it exited are kept, and replay.
+    record = json.loads(path.read_text())
+    assert len(record["rounds"][0]["turns"]) == 3
+    assert not replay_record(record).finished
     assert live_processes(marker) == []
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from nimmt.bots.external import ProgramBotError
 from nimmt.terminal.game import TerminalGame
 from nimmt.terminal.prompts import Asker, console_asker, echo_set
 from nimmt.terminal.settings import PERSON_SEAT, PlaySettings
@@ -26,6 +27,7 @@ class Ending(Enum):
     FINISHED = "finished"
     INPUT_ENDED = "input ended"
     INTERRUPTED = "interrupted"
+    BOT_FAILED = "bot failed"
 
 
 EXIT_INTERRUPTED = 130
@@ -68,6 +70,7 @@ def run(
     )
     # At the keyboard, keys pressed while a turn is told are not shown (the prompts show them).
     quiet = echo_set(sys.stdin, on=False) if ask is None else nullcontext()
+    failure = ""
     try:
         with quiet:
             session.play()
@@ -76,6 +79,9 @@ def run(
         ending = Ending.INTERRUPTED
     except EOFError:
         ending = Ending.INPUT_ENDED
+    except ProgramBotError as error:
+        # A cmd: bot broke its protocol: the game cannot go on, but what was played is kept.
+        ending, failure = Ending.BOT_FAILED, str(error)
     if ending is not Ending.FINISHED:
         console.print()  # the prompt's line was left open
     note, record_failed = "", False
@@ -95,6 +101,9 @@ def run(
         return EXIT_INTERRUPTED
     if ending is Ending.INPUT_ENDED:
         say(f"error: input ended before the game was over{'; ' + note if note else ''}")
+        return 1
+    if ending is Ending.BOT_FAILED:
+        say(f"error: {failure}{'; ' + note if note else ''}")
         return 1
     if record_failed:
         say(f"error: {note}")
