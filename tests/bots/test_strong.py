@@ -206,3 +206,25 @@ def test_hard_gives_more_deals_only_to_the_close_cards_while_it_has_time(
 def test_only_hard_takes_a_budget() -> None:
     greedy = make_bot("greedy", 1)
     assert with_budget(greedy, 1.0) is greedy
+
+
+def test_hard_uses_beliefs_from_four_seats_and_once_a_turn_was_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    used: list[tuple[int, int]] = []
+    original = strong.belief
+
+    def recording(view: SeatView, *args: Any) -> Any:
+        used.append((view.players, view.turn))
+        return original(view, *args)
+
+    monkeypatch.setattr(strong, "belief", recording)
+    for players in (3, 4):
+        game = Game(players)
+        game.deal(24)
+        for _ in range(2):
+            make_bot("strong:samples=32,more=32", 5).choose_card(game.view(0))
+            cards = [min(game.view(seat).hand) for seat in range(players)]
+            below = min(cards) < min(row[-1] for row in game.rows)
+            game.play_turn(cards, 0 if below else None)
+    assert used == [(4, 1)]

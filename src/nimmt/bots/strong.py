@@ -69,6 +69,10 @@ class StrongSettings:
     this power (:mod:`nimmt.bots.belief`; 0: uniform deals)."""
     pool: int = 16
     """With beliefs: the deals are drawn from this many times as many uniform ones."""
+    belief_seats: int = 4
+    """Beliefs are used at tables of at least this many seats. At 3 seats, against ``mc:64``,
+    they measured worse than none: the model, fitted to ``hard-v1``'s play, misreads opponents
+    that play otherwise, and with only two others each misread weighs more."""
     budget: float = 0.0
     """Seconds a card decision should take at most (0: no limit). The first stage always runs;
     a refinement stage starts only while less than half the budget is spent, so a busy machine
@@ -168,7 +172,7 @@ class StrongBot:
         """What the others' plays so far say about their hands (``None``: nothing, or beliefs
         are off)."""
         settings = self.settings
-        if settings.belief <= 0 or not view.played:
+        if settings.belief <= 0 or not view.played or view.players < settings.belief_seats:
             return None
         weights = shipped_weights() / np.float32(settings.temperature)
         return belief(
