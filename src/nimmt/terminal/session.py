@@ -15,7 +15,6 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from nimmt.bots.external import ProgramBotError
 from nimmt.terminal.game import TerminalGame
 from nimmt.terminal.prompts import Asker, console_asker, echo_set
 from nimmt.terminal.settings import PERSON_SEAT, PlaySettings
@@ -70,6 +69,9 @@ def run(
     )
     # At the keyboard, keys pressed while a turn is told are not shown (the prompts show them).
     quiet = echo_set(sys.stdin, on=False) if ask is None else nullcontext()
+    # Imported here: the bots are loaded only once a game is played (`nimmt --help` stays fast).
+    from nimmt.bots.external import ProgramBotError
+
     failure = ""
     try:
         with quiet:
