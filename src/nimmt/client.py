@@ -285,6 +285,9 @@ class _Session:
                     max_queue=None,  # keep reading while the bot thinks
                     proxy=None,
                 ) as socket:
+                    # A decision sent on a socket that then died may never have reached the
+                    # server: the state this socket begins with says what is still owed.
+                    self.done.clear()
                     async for raw in socket:
                         failures = 0
                         finished = await self._handle(socket, json.loads(raw))
