@@ -32,6 +32,9 @@ DEAL_SEED = 11
 def start_server(db: Path, log: Path, port: int) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``nimmt serve`` (bots without delay, the fixed deal seed) and wait for /healthz."""
     env = {**os.environ, "NIMMT_BOT_DELAY": "0", "NIMMT_DEAL_SEED": str(DEAL_SEED)}
+    # One server serves every browser test of a worker, all from one address: the quota of
+    # tables per address (tested in the server's own tests) must not end the suite's run.
+    env["NIMMT_CREATE_QUOTA"] = "100000"
     command = [sys.executable, "-c", "from nimmt.cli import main; main()", "serve"]
     command += ["--port", str(port), "--db", f"sqlite:///{db}"]
     with log.open("ab") as output:
