@@ -57,20 +57,20 @@ def play_log_likelihood(
     turns = len(view.played)
     held = others.shape[2]
     for turn, rows in enumerate(history):
-        # A seat's hand at that turn: its sampled cards and the cards it played from then on.
+        # A seat's hand at that turn: its sampled cards and the cards it played from then on
+        # (slot ``held`` holds the card it played at that turn). Only the other seats are
+        # scored, so only their hands are built: the model scores each card on its own.
         later = np.asarray(
-            [[view.played[step][seat] for step in range(turn, turns)] for seat in order],
+            [[view.played[step][seat] for step in range(turn, turns)] for seat in order[1:]],
             dtype=np.int64,
         )
-        hands = np.empty((count, len(order), held + turns - turn), dtype=np.int64)
-        hands[:, 1:, :held] = others
-        hands[:, 0, :held] = others[:, 0]  # the deciding seat's row is not scored
+        hands = np.empty((count, len(order) - 1, held + turns - turn), dtype=np.int64)
+        hands[:, :, :held] = others
         hands[:, :, held:] = later[None]
         logits = card_logits(batch_from_rows(rows, hands), weights).astype(np.float64)
         logits -= logits.max(axis=-1, keepdims=True)
         log_probability = logits - np.log(np.exp(logits).sum(axis=-1, keepdims=True))
-        # Slot ``held`` holds the card each seat played at this turn.
-        total += log_probability[:, 1:, held].sum(axis=1)
+        total += log_probability[:, :, held].sum(axis=1)
     return total
 
 
