@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from nimmt.bots.base import Bot
 from nimmt.bots.batchsim import IntArray, RolloutPolicy
@@ -105,6 +106,10 @@ class StrongBot:
     def name(self) -> str:
         return self._name
 
+    def _weights(self) -> npt.NDArray[np.float32]:
+        """The model's weights at this bot's temperature (exact endgame and beliefs)."""
+        return shipped_weights() / np.float32(self.settings.temperature)
+
     def _policy(self) -> RolloutPolicy:
         if self.settings.policy == "model":
             return ModelPolicy(self._rng, self.settings.temperature)
@@ -126,9 +131,10 @@ class StrongBot:
             return hand[0]
         exact = self.exact_deals(len(hand), view.players)
         if exact:
-            weights = shipped_weights() / np.float32(self.settings.temperature)
             others = self._others(self._belief(view, exact), exact)
-            candidates, scores = endgame_card_scores(view, exact, self._rng, weights, others)
+            candidates, scores = endgame_card_scores(
+                view, exact, self._rng, self._weights(), others
+            )
             return candidates[int(np.argmin(scores))]
         return hand[self._best_slot(view)]
 
@@ -174,14 +180,13 @@ class StrongBot:
         settings = self.settings
         if settings.belief <= 0 or not view.played or view.players < settings.belief_seats:
             return None
-        weights = shipped_weights() / np.float32(settings.temperature)
         return belief(
             view,
             table_order(view),
             len(view.hand),
             samples * settings.pool,
             self._rng,
-            weights,
+            self._weights(),
             settings.belief,
         )
 
