@@ -72,7 +72,7 @@ def snapshot(client: TestClient, code: str) -> Message:
 
 
 async def _snapshot(service: Any, code: str) -> Message:
-    table = service._tables[code]
+    table = service.book.tables[code]
     async with table.lock:
         game = table.game
         return {
@@ -134,13 +134,23 @@ class Served:
         self.process.wait(timeout=10)
 
 
+HELD_BOTS_SERVE = Path(__file__).with_name("held_bots_serve.py")
+
+
 def launch_server(
     db: str, log: Path, *, bus: str | None = None, env: dict[str, str] | None = None,
     extra: tuple[str, ...] = (), seed: int = 21, port: int | None = None,
+    held_bots: Path | None = None,
 ) -> Served:  # fmt: skip
-    """Start ``nimmt serve`` without waiting for it (see :func:`wait_ready`)."""
+    """Start ``nimmt serve`` without waiting for it (see :func:`wait_ready`). With
+    ``held_bots``, its bots wait while that file exists (``held_bots_serve.py``)."""
     port = port or free_port()
-    command = [str(NIMMT), "serve", "--port", str(port), "--db", db, *extra]
+    arguments = ["--port", str(port), "--db", db, *extra]
+    command = (
+        [str(NIMMT), "serve", *arguments]
+        if held_bots is None
+        else [sys.executable, str(HELD_BOTS_SERVE), str(held_bots), *arguments]
+    )
     if bus is not None:
         command += ["--bus", bus]
     environment = {**os.environ, **FAST_ENV, "NIMMT_DEAL_SEED": str(seed), **(env or {})}

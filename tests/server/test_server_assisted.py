@@ -232,7 +232,7 @@ def test_a_row_choice_is_asked_and_never_made_for_the_player(
     client: TestClient, table: tuple[str, WebSocketTestSession, Message]
 ) -> None:
     code, ws, first = table
-    live = service_of(client)._tables[code]
+    live = service_of(client).book.tables[code]
     created = live.last_active_at
     assert created is not None
     # Rows 10, 20, 30, 40; Cleo's 5 is below every row: she is asked, and nothing is placed.
@@ -341,7 +341,7 @@ def test_a_restarted_server_continues_the_game(make_client: Any, tmp_path: Path)
         assert state["version"] == before["version"] and state["view"] == before["view"]
         state = enter(ws, entries[half:], state["version"])
     assert state["view"]["outcome"]["totals"] == list(played.totals)
-    assert service_of(again)._tables[code].finished
+    assert service_of(again).book.tables[code].finished
 
 
 def test_an_assisted_table_cannot_be_joined_or_played(client: TestClient) -> None:
@@ -370,7 +370,7 @@ def test_an_assisted_table_cannot_be_joined_or_played(client: TestClient) -> Non
 def test_bad_names_create_nothing(client: TestClient, names: list[str], code: str) -> None:
     answer = client.post("/api/assisted", json={"names": names})
     assert answer.status_code == 422 and answer.json()["error"]["code"] == code
-    assert service_of(client)._tables == {}
+    assert service_of(client).book.tables == {}
 
 
 def test_a_record_mid_game_says_its_hands_are_filled_in(

@@ -34,7 +34,7 @@ def test_the_pool_decides_as_the_bot_does_but_in_another_process() -> None:
                         name, seed, view
                     )
             loop = asyncio.get_running_loop()
-            pid, niceness = await loop.run_in_executor(pool._pool(), _worker_facts)
+            pid, niceness = await loop.run_in_executor(pool.executor(), _worker_facts)
             assert pid != os.getpid()
             assert niceness >= min(19, os.nice(0) + WORKER_NICENESS)
         finally:
@@ -53,7 +53,7 @@ async def main():
     game.deal_cards(*deal_cards(random.Random(1), 3))
     pool = BotPool(2)
     await pool.decide("greedy", 1, game.view(0))
-    print(" ".join(str(pid) for pid in pool._pool()._processes), flush=True)
+    print(" ".join(str(pid) for pid in pool.executor()._processes), flush=True)
     os.kill(os.getpid(), signal.SIGKILL)
 
 asyncio.run(main())

@@ -198,7 +198,7 @@ def test_the_coach_sees_only_the_askers_view(make_client: Any) -> None:
     with client.websocket_connect(f"/ws/{code}?token={ana}") as ws:
         settled(ws)
         assert ask(ws)["type"] == "coach"
-    table = service_of(client)._tables[code]
+    table = service_of(client).book.tables[code]
     assert len(recording.views) == 1
     view = recording.views[0]
     assert view.seat == 0 and view == table.game.view(0)
@@ -216,7 +216,7 @@ def test_the_table_goes_on_while_the_coach_thinks(make_client: Any) -> None:
         state = first_card_state(ws)
         ws.send_json({"type": "coach", "request_id": "slow"})
         assert recording.thinking.wait(60)
-        asked_at = service_of(client)._tables[code].version
+        asked_at = service_of(client).book.tables[code].version
         ws.send_json({"type": "play", "card": state["view"]["legal_cards"][0]})
         later = receive_until(ws, is_state)
         while later["view"]["turn"] == 0:  # Ana's card may be below every row: she takes one
@@ -298,7 +298,7 @@ def test_no_decision_while_another_player_chooses_a_row(make_client: Any) -> Non
     ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()["token"]
     tokens = [ana, ben]
     service = service_of(client)
-    game = service._tables[code].game
+    game = service.book.tables[code].game
     for _ in range(100):  # Ana plays her lowest card, Ben his highest, until a row is to take
         if game.pending_row_choice is not None:
             break
@@ -386,7 +386,7 @@ def test_the_coach_pool_answers_as_the_inline_coach_but_in_a_process_of_its_own(
             assert await pool.analyse(view, 4) == await inline.analyse(view, 4)
             assert await pool.review(record, 1) == await inline.review(record, 1)
             loop = asyncio.get_running_loop()
-            pid, niceness = await loop.run_in_executor(pool._pool(), _worker_facts)
+            pid, niceness = await loop.run_in_executor(pool.executor(), _worker_facts)
             assert pid != os.getpid()
             assert niceness >= min(19, os.nice(0) + COACH_NICENESS)
         finally:

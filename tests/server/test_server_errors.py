@@ -26,7 +26,7 @@ class Duel:
 
     @property
     def version(self) -> int:
-        return service_of(self.client)._tables[self.code].version
+        return service_of(self.client).book.tables[self.code].version
 
     def read_until(self, ws: WebSocketTestSession, wanted: Callable[[Message], bool]) -> Message:
         seen: list[Message] = []

@@ -105,7 +105,7 @@ def test_duplicated_and_replayed_messages(make_client: Callable[..., TestClient]
         seen = answers(chooser, "r")
         errors = [m["code"] for m in seen if m["type"] == "error"]
         assert len(errors) == 2 and set(errors) <= {"stale_version", "no_row_choice_pending"}
-        table = service_of(client)._tables[code]
+        table = service_of(client).book.tables[code]
         for step in range(500):  # the bot plays the next turn
             answers(ana, f"b{step}")
             if 2 not in table.game.waiting_for():

@@ -138,7 +138,7 @@ def test_idle_tables_leave_memory_and_the_lobby_and_come_back() -> None:
         service = GameService(storage, clock=lambda: now[0], idle_seconds=600, deal_seed=1)
         code = await service.create_table([SeatSpec("human"), SeatSpec("bot", "greedy")])
         _seat, token = await service.join(code, "Ana")
-        table = service._tables[code]
+        table = service.book.tables[code]
         for _ in range(1000):  # the bot's move runs as a task on this loop: let it run
             if not table.bot_tasks:
                 break
@@ -148,11 +148,11 @@ def test_idle_tables_leave_memory_and_the_lobby_and_come_back() -> None:
         now[0] += timedelta(minutes=11)
         assert (await service.list_tables())["tables"] == []
         assert await service.evict_idle() == [code]
-        assert code not in service._tables
+        assert code not in service.book.tables
         # Opening it loads it from the database, exactly where it was.
         summary = await service.summary(code)
         assert summary["phase"] == "choosing_cards" and summary["round"] == 1
-        view = service._tables[code].game.view(0)
+        view = service.book.tables[code].game.view(0)
         await service.act(code, token, "play", card=view.hand[0])
         assert [t["code"] for t in (await service.list_tables())["tables"]] == [code]
         await service.close()
@@ -194,7 +194,7 @@ def test_the_service_lists_without_taking_table_locks() -> None:
     async def scenario() -> None:
         service = GameService(MemoryStorage())
         code = await service.create_table([SeatSpec("human"), SeatSpec("human")])
-        table = service._tables[code]
+        table = service.book.tables[code]
         async with table.lock:  # a table stuck in a slow write does not freeze the lobby
             listed = await asyncio.wait_for(service.list_tables(), 5)
         assert [entry["code"] for entry in listed["tables"]] == [code]

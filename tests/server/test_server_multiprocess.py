@@ -77,16 +77,15 @@ def test_two_processes_one_table_and_a_kill_mid_turn(
     postgres_url: str, redis_server: throwaway.Redis, tmp_path: Path
 ) -> None:
     log = tmp_path / "servers.log"
-    # The bots of both processes are held by this file while it exists (``NIMMT_BOT_HOLD_FILE``,
-    # a test hook): the test creates it before the turn whose bot move the first process will
-    # owe, kills that process, then removes it. So the bot cannot move before the kill however
-    # busy the machine, and afterwards only the second process can move it.
+    # The bots of both processes are held by this file while it exists (``held_bots_serve.py``):
+    # the test creates it before the turn whose bot move the first process will owe, kills that
+    # process, then removes it. So the bot cannot move before the kill however busy the
+    # machine, and afterwards only the second process can move it.
     hold = tmp_path / "hold-bots"
-    env = {"NIMMT_BOT_HOLD_FILE": str(hold)}
     first = second = None
     try:
-        first = launch_server(postgres_url, log, bus=redis_server.url, env=env)
-        second = launch_server(postgres_url, log, bus=redis_server.url, env=env)
+        first = launch_server(postgres_url, log, bus=redis_server.url, held_bots=hold)
+        second = launch_server(postgres_url, log, bus=redis_server.url, held_bots=hold)
         wait_ready(first, second)
         asyncio.run(kill_mid_turn(postgres_url, redis_server, log, first, second, hold))
     finally:

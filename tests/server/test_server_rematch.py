@@ -33,7 +33,7 @@ async def seat_people(service: GameService, seats: list[SeatSpec]) -> tuple[str,
 
 async def play_to_the_end(service: GameService, code: str, tokens: dict[int, str]) -> None:
     """Every person plays their lowest card and takes the first row; bots play for themselves."""
-    table = service._tables[code]
+    table = service.book.tables[code]
     while not table.finished:
         if table.bot_tasks:
             await asyncio.gather(*table.bot_tasks.values())
@@ -54,7 +54,7 @@ def test_the_new_game_starts_when_every_person_agreed() -> None:
         storage = MemoryStorage()
         service = GameService(storage, deal_seed=4)
         code, tokens = await seat_people(service, [HUMAN, GREEDY, HUMAN, HUMAN])
-        table = service._tables[code]
+        table = service.book.tables[code]
         with pytest.raises(ServiceError) as early:
             await service.act(code, tokens[0], "rematch")
         assert early.value.code == "wrong_phase"
@@ -114,7 +114,7 @@ def test_alone_with_bots_one_agreement_is_enough() -> None:
         await play_to_the_end(service, code, tokens)
         assert (await service.summary(code))["rematch"] == {"ready": [], "needed": [0]}
         await service.act(code, tokens[0], "rematch")
-        assert service._tables[code].game_number == 2
+        assert service.book.tables[code].game_number == 2
 
     asyncio.run(scenario())
 
@@ -123,7 +123,7 @@ def test_when_the_last_holdout_leaves_the_others_play_again() -> None:
     async def scenario() -> None:
         service = GameService(MemoryStorage(), deal_seed=7)
         code, tokens = await seat_people(service, [HUMAN, HUMAN, HUMAN])
-        table = service._tables[code]
+        table = service.book.tables[code]
         await play_to_the_end(service, code, tokens)
         await service.act(code, tokens[0], "rematch")
         await service.act(code, tokens[1], "rematch")

@@ -45,7 +45,7 @@ def test_a_table_rebuilt_from_storage_is_the_same_table() -> None:
         storage = MemoryStorage()
         service = GameService(storage, deal_seed=9)
         code, tokens = await seated_table(service, [HUMAN, HUMAN, HUMAN])
-        table = service._tables[code]
+        table = service.book.tables[code]
         rng = random.Random(5)
         checks = 0
         for step in range(2000):
@@ -69,7 +69,7 @@ def test_a_table_rebuilt_from_storage_is_the_same_table() -> None:
                     await service.act(code, tokens[seat], "play", card=rng.choice(hand))
             if step % 23 == 0 or table.finished:
                 restarted = GameService(storage)
-                assert picture(await restarted._table(code)) == picture(table)
+                assert picture(await restarted.book.load(code)) == picture(table)
                 checks += 1
         assert table.finished
         return checks
@@ -95,7 +95,7 @@ def test_an_action_the_database_refused_changes_nothing() -> None:
         storage = FlakyStorage()
         service = GameService(storage, deal_seed=2)
         code, tokens = await seated_table(service, [HUMAN, HUMAN])
-        table = service._tables[code]
+        table = service.book.tables[code]
         await service.act(code, tokens[0], "play", card=table.game.hand(0)[0])
         before = picture(table)
         storage.broken = True
@@ -117,7 +117,7 @@ def test_a_version_is_stale_only_when_the_decision_moved_on() -> None:
     async def scenario() -> None:
         service = GameService(MemoryStorage(), deal_seed=3)
         code, tokens = await seated_table(service, [HUMAN, HUMAN, HUMAN])
-        table = service._tables[code]
+        table = service.book.tables[code]
         dealt = table.version
         await service.act(code, tokens[0], "play", card=table.game.hand(0)[0], version=dealt)
         # Seat 1 decided on the state before seat 0's choice: still the same decision.
@@ -139,13 +139,13 @@ def test_a_restarted_service_lets_a_waiting_bot_continue() -> None:
         # The bot thinks for a minute: the server "dies" before it has chosen.
         first = GameService(storage, deal_seed=6, bot_delay=60)
         code, _tokens = await seated_table(first, [HUMAN, SeatSpec("bot", "greedy")])
-        assert first._tables[code].game.waiting_for() == (0, 1)
+        assert first.book.tables[code].game.waiting_for() == (0, 1)
         await first.close()
         stored = len(storage.load_actions(code, 1))
 
         second = GameService(storage, deal_seed=6, bot_delay=0)
         await second.start()
-        table = second._tables[code]
+        table = second.book.tables[code]
         for _ in range(1000):  # the bot's move runs as a task on this loop: let it run
             if table.game.waiting_for() == (0,):
                 break
@@ -183,7 +183,7 @@ def test_a_broken_bot_does_not_stall_the_table(raises: bool) -> None:
         storage = MemoryStorage()
         service = GameService(storage, deal_seed=8, bots=BrokenBots(raises))
         code = await service.create_table([HUMAN, SeatSpec("bot", "greedy")])
-        table = service._tables[code]
+        table = service.book.tables[code]
         await service.join(code, "Ana")  # the last seat: the deal, then the bot's turn
         for _ in range(1000):
             if table.game.waiting_for() == (0,):
@@ -216,7 +216,7 @@ def test_a_join_stands_when_the_deal_after_it_cannot_be_stored() -> None:
         code = await service.create_table([HUMAN, HUMAN])
         await service.join(code, "Ana")
         seat, token = await service.join(code, "Ben")  # stored, though the deal is not
-        table = service._tables[code]
+        table = service.book.tables[code]
         assert seat == 1 and table.seat_of_token(token) == 1
         assert table.game.phase is Phase.DEALING and table.game.round == 0
         storage.broken = False

@@ -73,9 +73,14 @@ class _ProtectedApp(FastAPI):
         )
 
 
-def create_app(settings: Settings | None = None, *, storage: Storage | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    storage: Storage | None = None,
+    bots: BotRunner | None = None,
+) -> FastAPI:
     """The app. ``storage`` replaces the database of ``settings.db`` (tests pass the in-memory
-    twin)."""
+    twin); ``bots`` replaces where the bots think (tests pass a runner they can hold)."""
     settings = settings if settings is not None else Settings()
 
     @asynccontextmanager
@@ -92,17 +97,20 @@ def create_app(settings: Settings | None = None, *, storage: Storage | None = No
                 partial(SqlStorage, settings.db, run_migrations=settings.migrate)
             )
         )
-        bots: BotRunner = (
-            BotPool(settings.bot_processes) if settings.bot_processes > 0 else InlineBots()
+        runner: BotRunner = (
+            bots
+            if bots is not None
+            else BotPool(settings.bot_processes)
+            if settings.bot_processes > 0
+            else InlineBots()
         )
         coach: CoachRunner = CoachPool() if settings.bot_processes > 0 else InlineCoach()
         bus: Bus = RedisBus(settings.bus) if settings.bus else LocalBus()
         service = GameService(
             store,
             bot_delay=settings.bot_delay,
-            bot_hold_file=settings.bot_hold_file,
             deal_seed=settings.deal_seed,
-            bots=bots,
+            bots=runner,
             bus=bus,
             idle_seconds=settings.idle_minutes * 60,
             max_queue=settings.max_queue,

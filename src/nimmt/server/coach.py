@@ -19,17 +19,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from nimmt.engine import Phase, SeatView
-from nimmt.server.botpool import _start_worker
 from nimmt.server.errors import ServiceError
+from nimmt.server.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -97,41 +95,21 @@ class CoachRunner(Protocol):
     async def close(self) -> None: ...
 
 
-class CoachPool:
+class CoachPool(WorkerPool):
     """The coach in one worker process of its own (started when first asked), at a lower
     priority than the bots' workers."""
 
     def __init__(self) -> None:
-        self._executor: ProcessPoolExecutor | None = None
-
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), COACH_NICENESS),
-            )
-        return self._executor
+        super().__init__(1, COACH_NICENESS)
 
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._pool(), _warm_up)
+        await self.warm_up(_warm_up)
 
     async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), analyse_view, view, seed, COACH_SAMPLES)
+        return await self.run(analyse_view, view, seed, COACH_SAMPLES)
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._pool(), review_record, dict(record), seat, REVIEW_SAMPLES
-        )
-
-    async def close(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        return await self.run(review_record, dict(record), seat, REVIEW_SAMPLES)
 
 
 class InlineCoach:

@@ -44,9 +44,6 @@ class Settings(BaseSettings):
     bot_delay: float = Field(default=0.6, ge=0.0, le=10.0)
     """Seconds a bot waits before acting, so that people can follow the table (0 in tests).
     It delays a bot only: nothing ever acts for a person."""
-    bot_hold_file: Path | None = None
-    """Test hook, never set in use: while this file exists, the process's bots wait before they
-    move, so a test can hold a bot's move as long as it needs (unset: no effect at all)."""
     deal_seed: int | None = None
     """For tests and demonstrations only: deal from this seed instead of the system's secure
     randomness, so the same games come out every time."""

@@ -23,6 +23,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
+from nimmt.server.actions import SEAT_ACTIONS, ActionKind
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers.deps import get_service
 from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_message, origin_allowed
@@ -34,12 +35,11 @@ from nimmt.server.table import RESYNC, TOO_SLOW, Connection
 router = APIRouter()
 log = logging.getLogger(__name__)
 
-ACTIONS = ("play", "retract", "choose_row", "rematch", "leave")
 ASSIST_ACTIONS = {
-    "assist_rows": "rows",
-    "assist_turn": "turn",
-    "assist_row": "row",
-    "assist_undo": "undo",
+    "assist_rows": ActionKind.ROWS,
+    "assist_turn": ActionKind.TURN,
+    "assist_row": ActionKind.ROW,
+    "assist_undo": ActionKind.UNDO,
 }
 """The entries at an assisted table (a game played with real cards), by message type."""
 CLOSE_TABLE_NOT_FOUND = 4404
@@ -173,24 +173,29 @@ def _is_int(value: object) -> bool:
 
 
 async def _assist(
-    service: GameService, connection: Connection, entry: str, data: dict[str, Any], version: Any
+    service: GameService,
+    connection: Connection,
+    entry: ActionKind,
+    data: dict[str, Any],
+    version: Any,
 ) -> None:
     """An entry at an assisted table: ``cards`` (a list of card numbers) for ``rows`` and
     ``turn``, ``row`` (0 to 3) for ``row``, nothing for ``undo``."""
     cards = data.get("cards")
     row = data.get("row")
-    if entry in ("rows", "turn") and (
+    carries_cards = entry in (ActionKind.ROWS, ActionKind.TURN)
+    if carries_cards and (
         not isinstance(cards, list) or len(cards) > 16 or not all(_is_int(card) for card in cards)
     ):
         raise ServiceError("malformed", '"cards" must be a list of card numbers.')
-    if entry == "row" and not _is_int(row):
+    if entry is ActionKind.ROW and not _is_int(row):
         raise ServiceError("malformed", 'A row choice needs "row": 0 to 3.')
     await service.assist(
         connection.code,
         connection.token,
         entry,
-        cards=cards if entry in ("rows", "turn") else None,
-        row=row if entry == "row" else None,
+        cards=cards if carries_cards else None,
+        row=row if entry is ActionKind.ROW else None,
         version=version,
     )
 
@@ -223,29 +228,30 @@ async def handle_message(service: GameService, connection: Connection, text: str
         if kind in ASSIST_ACTIONS:
             await _assist(service, connection, ASSIST_ACTIONS[kind], data, version)
             return
-        if kind not in ACTIONS:
+        if kind not in SEAT_ACTIONS:
             raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
+        action = ActionKind(kind)
         card = data.get("card")
         row = data.get("row")
-        if kind == "play" and not _is_int(card):
+        if action is ActionKind.PLAY and not _is_int(card):
             raise ServiceError("malformed", 'A play needs "card": a card number.')
-        if kind == "choose_row" and not _is_int(row):
+        if action is ActionKind.CHOOSE_ROW and not _is_int(row):
             raise ServiceError("malformed", 'A row choice needs "row": 0 to 3.')
         bot = data.get("bot")
-        if kind == "leave" and bot is not None and not isinstance(bot, str):
+        if action is ActionKind.LEAVE and bot is not None and not isinstance(bot, str):
             raise ServiceError("malformed", '"bot" must be a bot name.')
         agree = data.get("agree", True)
-        if kind == "rematch" and not isinstance(agree, bool):
+        if action is ActionKind.REMATCH and not isinstance(agree, bool):
             raise ServiceError("malformed", '"agree" must be true or false.')
         await service.act(
             connection.code,
             connection.token,
-            kind,
-            card=card if kind == "play" else None,
-            row=row if kind == "choose_row" else None,
+            action,
+            card=card if action is ActionKind.PLAY else None,
+            row=row if action is ActionKind.CHOOSE_ROW else None,
             version=version,
-            bot=bot if kind == "leave" else None,
-            agree=agree if kind == "rematch" else True,
+            bot=bot if action is ActionKind.LEAVE else None,
+            agree=agree if action is ActionKind.REMATCH else True,
         )
     except ServiceError as error:
         connection.send(error_message(error, request_id))

@@ -1,0 +1,74 @@
+"""The sockets at a table: who listens, as which seat, and what each is sent when it comes.
+
+A listener is a :class:`~nimmt.server.table.Connection`: a seat's (by its token) or a
+spectator's. It is sent what it missed since the version it knew (when the table still keeps
+those events), then its own state; the transport drains its bounded queue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nimmt.server import serialize
+from nimmt.server.book import TableBook
+from nimmt.server.errors import ServiceError
+from nimmt.server.serialize import error_message
+from nimmt.server.table import Connection
+
+
+class Listeners:
+    """The sockets of the tables of ``book``; each queue holds at most ``max_queue``
+    messages."""
+
+    def __init__(self, book: TableBook, max_queue: int) -> None:
+        self.book = book
+        self.max_queue = max_queue
+
+    async def connect(self, code: str, token: str | None, since: int | None = None) -> Connection:
+        """A listener at the table. It is sent what it missed since version ``since`` (when the
+        table still keeps those events), then the current state. A wrong token is told
+        ``bad_token`` and listens as a spectator."""
+        table = await self.book.load(code)
+        async with table.lock:
+            if self.book.shared:
+                await self.book.catch_up(table)
+            seat = table.seat_of_token(token) if token else None
+            connection = Connection(table.code, token, seat, max_queue=self.max_queue)
+            if token and connection.seat is None and not table.knows_token(token):
+                connection.send(
+                    error_message(
+                        ServiceError(
+                            "bad_token", "This token holds no seat here: you are watching."
+                        )
+                    )
+                )
+            if since is not None:
+                missed = table.events_since(since)
+                message = serialize.events_message(missed or [], table.version, connection.seat)
+                if message is not None:
+                    connection.send(message)
+            newly_present = seat is not None and all(c.seat != seat for c in table.connections)
+            table.connections.add(connection)
+            if newly_present:
+                self.book.publish(table)  # everybody sees the seat come back
+            else:
+                connection.send(serialize.state_message(table, seat))
+            return connection
+
+    async def disconnect(self, connection: Connection) -> None:
+        """The socket closed; the others see the seat go when it was its last."""
+        table = self.book.tables.get(connection.code)
+        if table is None:
+            return
+        async with table.lock:
+            table.connections.discard(connection)
+            seat = connection.seat
+            if seat is not None and all(c.seat != seat for c in table.connections):
+                self.book.publish(table)
+
+    def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
+        """The current ``state`` for a connection whose queue overflowed."""
+        table = self.book.tables.get(connection.code)
+        if table is None or table.needs_restore:
+            return None  # (the repair sends every listener the stored state)
+        return serialize.state_message(table, connection.seat)

@@ -1,0 +1,84 @@
+"""The database's write path: one thread of its own, and group commit.
+
+Every table's changes go through one :class:`Writer`, so that the changes of many tables that
+arrive together cost one transaction and one disk flush; each change still succeeds or fails on
+its own (a savepoint each), and every process writes its tables in the same order, so that two
+processes never deadlock on each other's rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from nimmt.server.storage import ActionRecord, SeatRecord, Storage, TableRecord, TableStatus
+
+
+class Writer:
+    """The database's write path: one thread of its own, and group commit. Appends that arrive
+    while a transaction is being written go together into the next one (one commit, one fsync,
+    each append in its own savepoint), so many tables' changes cost one disk flush."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-db-write")
+        self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def append(
+        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None
+    ) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="database writer")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(((code, action, status, seat), future))
+        self._wake.set()
+        await future
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            # Every process writes its tables in the same order (by code), so that two
+            # processes' transactions never wait for each other's rows in a circle (deadlock).
+            batch.sort(key=lambda entry: entry[0][0])
+            items = [item for item, _ in batch]
+            try:
+                results = await loop.run_in_executor(self._thread, self.storage.append_many, items)
+            except Exception:
+                # The whole transaction failed (the database was away, or chose it as a victim):
+                # once more, then each waiting action hears of the failure.
+                try:
+                    results = await loop.run_in_executor(
+                        self._thread, self.storage.append_many, items
+                    )
+                except Exception as error:
+                    results = [error] * len(batch)
+            for (_item, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if result is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(result)
+
+    async def create_table(self, record: TableRecord) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self.storage.create_table, record)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for _item, future in self._pending:
+            if not future.done():
+                future.set_exception(RuntimeError("the server is stopping"))
+        await asyncio.to_thread(self._thread.shutdown)
