@@ -33,18 +33,13 @@ _WIRE_TYPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
 def _wire_type(kind: type) -> tuple[str, tuple[str, ...]]:
-    """An event class's name on the wire and its fields (worked out once per class)."""
+    """An event class's name on the wire (its class name in snake_case: ``CardsRevealed`` ->
+    ``cards_revealed``) and its fields (worked out once per class)."""
     known = _WIRE_TYPES.get(kind)
     if known is None:
         name = re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
         known = _WIRE_TYPES[kind] = (name, tuple(field.name for field in dataclasses.fields(kind)))
     return known
-
-
-def event_type(event: TableEvent) -> str:
-    """The event's type on the wire: its class name in snake_case (``CardsRevealed`` ->
-    ``cards_revealed``)."""
-    return _wire_type(type(event))[0]
 
 
 def event_to_json(event: TableEvent) -> dict[str, Any]:
