@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from nimmt.assist import Assistant, InputRejected
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.server.errors import ServiceError
-from nimmt.server.serialize import EntryUndone
+from nimmt.server.events import EntryUndone
 from nimmt.server.storage import ActionRecord
 from nimmt.server.table import LiveTable, clean_name, hash_token
 

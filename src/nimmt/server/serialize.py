@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from nimmt.engine import Event, Phase, SeatView, visible_to
+from nimmt.engine import Phase, SeatView, visible_to
+from nimmt.server.events import TABLE_EVENTS, TableEvent
 
 if TYPE_CHECKING:
     from nimmt.server.errors import ServiceError
@@ -24,56 +25,6 @@ WAITING = "waiting"
 """The phase shown while human seats are still free (no cards are dealt before)."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class RematchStarted:
-    """A new game began at the same table with the same seats (a server event, not the
-    engine's: the engine knows one game only)."""
-
-    game: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class PlayerJoined:
-    """A person took a free seat."""
-
-    seat: int
-    name: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SeatLeft:
-    """A person left their seat: ``bot`` plays it from now on (their own choice), or, before
-    the first deal, ``None``: the seat is free again."""
-
-    seat: int
-    name: str
-    bot: str | None
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EntryUndone:
-    """At an assisted table, the last entry (``kind``: ``rows``, ``turn`` or ``row``) was taken
-    back: the game is as it was before it; listeners redraw from the ``state`` that follows."""
-
-    kind: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class RematchVote:
-    """After game over, the person at ``seat`` agreed to play again (``agree``) or took the
-    agreement back; ``ready``: every seat that agrees now. The new game starts when every
-    person seated agrees (bots always do)."""
-
-    seat: int
-    agree: bool
-    ready: tuple[int, ...]
-
-
-TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote | EntryUndone
-TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, RematchVote, EntryUndone)
-"""The server's own events: public, every listener sees them."""
-
-
 # The dicts built here hold tuples where the wire has arrays: JSON writes both alike, and not
 # copying every row and hand for every listener is what keeps a busy server fast.
 
@@ -82,18 +33,13 @@ _WIRE_TYPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
 def _wire_type(kind: type) -> tuple[str, tuple[str, ...]]:
-    """An event class's name on the wire and its fields (worked out once per class)."""
+    """An event class's name on the wire (its class name in snake_case: ``CardsRevealed`` ->
+    ``cards_revealed``) and its fields (worked out once per class)."""
     known = _WIRE_TYPES.get(kind)
     if known is None:
         name = re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
         known = _WIRE_TYPES[kind] = (name, tuple(field.name for field in dataclasses.fields(kind)))
     return known
-
-
-def event_type(event: TableEvent) -> str:
-    """The event's type on the wire: its class name in snake_case (``CardsRevealed`` ->
-    ``cards_revealed``)."""
-    return _wire_type(type(event))[0]
 
 
 def event_to_json(event: TableEvent) -> dict[str, Any]:

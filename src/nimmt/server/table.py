@@ -22,7 +22,7 @@ import regex
 
 from nimmt.engine import Game, Phase
 from nimmt.server.errors import ServiceError
-from nimmt.server.serialize import (
+from nimmt.server.events import (
     PlayerJoined,
     RematchStarted,
     RematchVote,

@@ -1,25 +1,14 @@
-"""Where tables are kept: a small storage interface, its SQLAlchemy implementation, and an
-in-memory twin for tests.
-
-The game service stores every accepted change through :meth:`Storage.append` (or many tables' at
-once through :meth:`Storage.append_many`) before anybody hears of it. ``append`` is all-or-nothing
-(one transaction) and refuses a change whose number does not follow the table's stored version, so
-two writers (two server processes) can never interleave a table's history. The database is the
-source of truth: the lobby is read from it (:meth:`Storage.list_open`), and a process catches up a
-table it holds from it (:meth:`Storage.table_version`, :meth:`Storage.load_actions` ``after``).
+"""The SQLAlchemy backend: :class:`SqlStorage` on SQLite or PostgreSQL, the engine it opens
+(:func:`open_engine`, with SQLite's pragmas) and the Alembic migrations it runs (:func:`migrate`).
 """
 
 from __future__ import annotations
 
-import base64
-import copy
-import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
@@ -43,334 +32,25 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from nimmt.server.models import ActionRow, SeatRow, TableRow
+from nimmt.server.storage.base import (
+    ActionRecord,
+    AppendItem,
+    CodeTakenError,
+    OpenTable,
+    SeatRecord,
+    StorageError,
+    TableRecord,
+    TableStatus,
+    VersionConflictError,
+    _check_limit,
+    _utc,
+    decode_cursor,
+    encode_cursor,
+    lobby_seats,
+)
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-
-
-class StorageError(RuntimeError):
-    """The database refused a change (or cannot be reached)."""
-
-
-class CodeTakenError(StorageError):
-    """A table with that code exists already."""
-
-
-class VersionConflictError(StorageError):
-    """The change does not follow the stored version of its table."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    seat: int
-    kind: str
-    """``"human"`` or ``"bot"``."""
-    bot: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    """SHA-256 (hex) of the seat's token; ``None`` while a human seat is free."""
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRecord:
-    """One accepted change. ``kind``: ``join`` (seat, data name), ``deal`` (data rows, hands),
-    ``play`` (seat, card), ``retract`` (seat), ``choose_row`` (seat, row), ``rematch``,
-    ``rematch_vote`` (seat, data agree), ``leave`` (seat)."""
-
-    seq: int
-    game: int
-    kind: str
-    seat: int | None = None
-    card: int | None = None
-    row: int | None = None
-    data: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableStatus:
-    """What listings need to know of a table, kept in step with its actions."""
-
-    version: int
-    game: int
-    phase: str
-    round: int
-    finished: bool
-    last_active_at: datetime | None = None
-    """When a person last acted at the table (join, play, retract, choose_row, rematch, leave).
-    Given to :meth:`Storage.append`, ``None`` means that no person acted (a deal, a bot's move):
-    the stored time stays. Always set in what storage hands back."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableRecord:
-    code: str
-    created_at: datetime
-    seats: tuple[SeatRecord, ...]
-    status: TableStatus
-    assistant_hash: str | None = None
-    """Set for an assisted table (a game played with real cards): SHA-256 of the token that may
-    enter its cards. Its seats are ``"real"`` ones (people at the real table, with their names);
-    it is never listed in the lobby."""
-    coach: bool = False
-    """The table's creator allowed the coach for every seat (shown to all: fairness is visible)."""
-
-
-@dataclass(frozen=True, slots=True)
-class OpenTable:
-    """A table's line in the lobby (``GET /api/tables``), read from storage alone."""
-
-    code: str
-    seats: int
-    free_seats: int
-    humans: tuple[str, ...]
-    """The names at the human seats, in seat order."""
-    phase: str
-    round: int
-    created_at: datetime
-
-
-AppendItem = tuple[str, ActionRecord, TableStatus, SeatRecord | None]
-"""One table's change for :meth:`Storage.append_many`: ``append``'s arguments."""
-
-
-class Storage(Protocol):
-    """What the game service needs from a database. Methods block: call them off the event
-    loop. Each call is one short transaction; no lock is held from one call to the next."""
-
-    def create_table(self, table: TableRecord) -> None:
-        """Store a new table; :class:`CodeTakenError` if its code is in use. The table counts as
-        last active at ``table.status.last_active_at``, or when created if that is ``None``."""
-        ...
-
-    def load_table(self, code: str) -> TableRecord | None: ...
-
-    def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:
-        """The actions of one game at the table, in order; only those with ``seq > after`` (to
-        catch up from a known version)."""
-        ...
-
-    def append(
-        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
-    ) -> None:
-        """Store ``action`` (whose ``seq`` must be the stored version + 1, else
-        :class:`VersionConflictError`), the table's new ``status`` and the changed ``seat`` (a
-        join; a leave, which may turn the seat into a bot or free it): all or nothing."""
-        ...
-
-    def append_many(self, items: Sequence[AppendItem]) -> list[Exception | None]:
-        """Several :meth:`append` calls (of different tables, or in order of one table) in one
-        transaction: one commit for all. An item that is refused (:class:`VersionConflictError`,
-        :class:`StorageError`) is left out and its error returned at its index; the others are
-        stored. :class:`StorageError` if the transaction as a whole fails: then none is."""
-        ...
-
-    def table_version(self, code: str) -> int | None:
-        """The table's stored version; ``None`` if there is no such table."""
-        ...
-
-    def versions(self, codes: Sequence[str]) -> dict[str, int]:
-        """The stored versions of the tables among ``codes`` that exist."""
-        ...
-
-    def list_open(
-        self, *, limit: int, cursor: str | None, active_since: datetime
-    ) -> tuple[list[OpenTable], str | None]:
-        """Unfinished tables where a person acted since ``active_since``, newest created first,
-        at most ``limit``; and the cursor of the next page (``None`` on the last). A cursor is
-        an opaque URL-safe string; a malformed one raises :class:`ValueError`."""
-        ...
-
-    def active_codes(self, since: datetime) -> list[str]:
-        """Codes of the unfinished tables where a person acted since ``since``."""
-        ...
-
-    def close(self) -> None: ...
-
-
-def lobby_seats(seats: Iterable[SeatRecord]) -> tuple[int, list[str]]:
-    """The free human seats and the seated people's names, as the lobby shows them."""
-    free = 0
-    humans: list[str] = []
-    for seat in seats:
-        if seat.kind == "human":
-            free += seat.token_hash is None
-            if seat.name is not None:
-                humans.append(seat.name)
-    return free, humans
-
-
-def _utc(moment: datetime) -> datetime:
-    """``moment`` in UTC; a naive one is taken as UTC (SQLite keeps no time zone)."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
-
-
-def encode_cursor(created_at: datetime, table_id: int) -> str:
-    """The lobby's page cursor: where the last line shown sorts (its creation, then its id)."""
-    text = f"{_utc(created_at).isoformat()}|{table_id}"
-    return base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii").rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, int]:
-    """The inverse of :func:`encode_cursor`; :class:`ValueError` if ``cursor`` is not one."""
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        text = base64.b64decode(padded.encode("ascii"), altchars=b"-_", validate=True)
-        moment_text, id_text = text.decode("ascii").split("|")
-        moment = datetime.fromisoformat(moment_text)
-        if moment.tzinfo is None or not id_text.isdigit() or not id_text.isascii():
-            raise ValueError
-        return moment, int(id_text)
-    except ValueError:  # binascii.Error and UnicodeError are ValueErrors too
-        raise ValueError(f"malformed cursor {cursor[:40]!r}") from None
-
-
-def _check_limit(limit: int) -> None:
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-
-
-# ------------------------------------------------------------------------------- in memory
-
-
-@dataclass(slots=True)
-class _MemoryTable:
-    id: int
-    record: TableRecord
-    actions: list[ActionRecord]
-
-
-class MemoryStorage:
-    """The in-memory twin of :class:`SqlStorage`, with the same checks (for tests)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._tables: dict[str, _MemoryTable] = {}
-        self._next_id = 1
-
-    def create_table(self, table: TableRecord) -> None:
-        with self._lock:
-            if table.code in self._tables:
-                raise CodeTakenError(f"table {table.code} exists")
-            if table.status.last_active_at is None:
-                table = replace(
-                    table, status=replace(table.status, last_active_at=table.created_at)
-                )
-            self._tables[table.code] = _MemoryTable(self._next_id, table, [])
-            self._next_id += 1
-
-    def load_table(self, code: str) -> TableRecord | None:
-        with self._lock:
-            held = self._tables.get(code)
-            return held.record if held is not None else None
-
-    def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:
-        with self._lock:
-            held = self._tables.get(code)
-            if held is None:
-                return []
-            return [a for a in held.actions if a.game == game and a.seq > after]
-
-    def _append(
-        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None
-    ) -> None:
-        held = self._tables.get(code)
-        if held is None:
-            raise StorageError(f"no table {code}")
-        table = held.record
-        if action.seq != table.status.version + 1 or status.version != action.seq:
-            raise VersionConflictError(f"table {code} is at version {table.status.version}")
-        seats = table.seats
-        if seat is not None:
-            if all(old.seat != seat.seat for old in seats):
-                raise StorageError(f"no seat {seat.seat} at table {code}")
-            seats = tuple(seat if old.seat == seat.seat else old for old in seats)
-        if status.last_active_at is None:
-            status = replace(status, last_active_at=table.status.last_active_at)
-        stored = replace(action, data=copy.deepcopy(dict(action.data)) if action.data else None)
-        held.actions.append(stored)
-        held.record = replace(table, seats=seats, status=status)
-
-    def append(
-        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
-    ) -> None:
-        with self._lock:
-            self._append(code, action, status, seat)
-
-    def append_many(self, items: Sequence[AppendItem]) -> list[Exception | None]:
-        """One :meth:`append` per item (the twin has no transactions to group)."""
-        results: list[Exception | None] = []
-        for code, action, status, seat in items:
-            try:
-                self.append(code, action, status, seat)
-            except StorageError as error:
-                results.append(error)
-            else:
-                results.append(None)
-        return results
-
-    def table_version(self, code: str) -> int | None:
-        with self._lock:
-            held = self._tables.get(code)
-            return held.record.status.version if held is not None else None
-
-    def versions(self, codes: Sequence[str]) -> dict[str, int]:
-        with self._lock:
-            return {
-                code: self._tables[code].record.status.version
-                for code in codes
-                if code in self._tables
-            }
-
-    def _active(self, since: datetime) -> list[_MemoryTable]:
-        return [
-            held
-            for held in self._tables.values()
-            if not held.record.status.finished
-            and (held.record.status.last_active_at or held.record.created_at) >= since
-        ]
-
-    def list_open(
-        self, *, limit: int, cursor: str | None, active_since: datetime
-    ) -> tuple[list[OpenTable], str | None]:
-        _check_limit(limit)
-        after = decode_cursor(cursor) if cursor is not None else None
-        with self._lock:
-            found = sorted(
-                (held for held in self._active(active_since) if held.record.assistant_hash is None),
-                key=lambda held: (held.record.created_at, held.id),
-                reverse=True,
-            )
-        if after is not None:
-            found = [held for held in found if (held.record.created_at, held.id) < after]
-        page = found[:limit]
-        lines = []
-        for held in page:
-            table = held.record
-            free, humans = lobby_seats(table.seats)
-            lines.append(
-                OpenTable(
-                    table.code,
-                    len(table.seats),
-                    free,
-                    tuple(humans),
-                    table.status.phase,
-                    table.status.round,
-                    table.created_at,
-                )
-            )
-        more = len(found) > limit
-        return lines, encode_cursor(page[-1].record.created_at, page[-1].id) if more else None
-
-    def active_codes(self, since: datetime) -> list[str]:
-        with self._lock:
-            return [held.record.code for held in sorted(self._active(since), key=lambda h: h.id)]
-
-    def close(self) -> None:
-        pass
-
-
-# ------------------------------------------------------------------------------ SQLAlchemy
 
 WRITE = "nimmt_write"
 """Execution option of a connection that will write: on SQLite its transaction starts with

@@ -1,0 +1,196 @@
+"""The storage interface: the :class:`Storage` protocol the game service writes through, the
+records it speaks in (:class:`TableRecord`, :class:`SeatRecord`, :class:`TableStatus`,
+:class:`ActionRecord`, the lobby's :class:`OpenTable`), its errors, and the lobby helpers (free
+seats, page cursors) that every backend shares.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+
+class StorageError(RuntimeError):
+    """The database refused a change (or cannot be reached)."""
+
+
+class CodeTakenError(StorageError):
+    """A table with that code exists already."""
+
+
+class VersionConflictError(StorageError):
+    """The change does not follow the stored version of its table."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    kind: str
+    """``"human"`` or ``"bot"``."""
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    """SHA-256 (hex) of the seat's token; ``None`` while a human seat is free."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One accepted change. ``kind``: ``join`` (seat, data name), ``deal`` (data rows, hands),
+    ``play`` (seat, card), ``retract`` (seat), ``choose_row`` (seat, row), ``rematch``,
+    ``rematch_vote`` (seat, data agree), ``leave`` (seat)."""
+
+    seq: int
+    game: int
+    kind: str
+    seat: int | None = None
+    card: int | None = None
+    row: int | None = None
+    data: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableStatus:
+    """What listings need to know of a table, kept in step with its actions."""
+
+    version: int
+    game: int
+    phase: str
+    round: int
+    finished: bool
+    last_active_at: datetime | None = None
+    """When a person last acted at the table (join, play, retract, choose_row, rematch, leave).
+    Given to :meth:`Storage.append`, ``None`` means that no person acted (a deal, a bot's move):
+    the stored time stays. Always set in what storage hands back."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    code: str
+    created_at: datetime
+    seats: tuple[SeatRecord, ...]
+    status: TableStatus
+    assistant_hash: str | None = None
+    """Set for an assisted table (a game played with real cards): SHA-256 of the token that may
+    enter its cards. Its seats are ``"real"`` ones (people at the real table, with their names);
+    it is never listed in the lobby."""
+    coach: bool = False
+    """The table's creator allowed the coach for every seat (shown to all: fairness is visible)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """A table's line in the lobby (``GET /api/tables``), read from storage alone."""
+
+    code: str
+    seats: int
+    free_seats: int
+    humans: tuple[str, ...]
+    """The names at the human seats, in seat order."""
+    phase: str
+    round: int
+    created_at: datetime
+
+
+AppendItem = tuple[str, ActionRecord, TableStatus, SeatRecord | None]
+"""One table's change for :meth:`Storage.append_many`: ``append``'s arguments."""
+
+
+class Storage(Protocol):
+    """What the game service needs from a database. Methods block: call them off the event
+    loop. Each call is one short transaction; no lock is held from one call to the next."""
+
+    def create_table(self, table: TableRecord) -> None:
+        """Store a new table; :class:`CodeTakenError` if its code is in use. The table counts as
+        last active at ``table.status.last_active_at``, or when created if that is ``None``."""
+        ...
+
+    def load_table(self, code: str) -> TableRecord | None: ...
+
+    def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:
+        """The actions of one game at the table, in order; only those with ``seq > after`` (to
+        catch up from a known version)."""
+        ...
+
+    def append(
+        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
+    ) -> None:
+        """Store ``action`` (whose ``seq`` must be the stored version + 1, else
+        :class:`VersionConflictError`), the table's new ``status`` and the changed ``seat`` (a
+        join; a leave, which may turn the seat into a bot or free it): all or nothing."""
+        ...
+
+    def append_many(self, items: Sequence[AppendItem]) -> list[Exception | None]:
+        """Several :meth:`append` calls (of different tables, or in order of one table) in one
+        transaction: one commit for all. An item that is refused (:class:`VersionConflictError`,
+        :class:`StorageError`) is left out and its error returned at its index; the others are
+        stored. :class:`StorageError` if the transaction as a whole fails: then none is."""
+        ...
+
+    def table_version(self, code: str) -> int | None:
+        """The table's stored version; ``None`` if there is no such table."""
+        ...
+
+    def versions(self, codes: Sequence[str]) -> dict[str, int]:
+        """The stored versions of the tables among ``codes`` that exist."""
+        ...
+
+    def list_open(
+        self, *, limit: int, cursor: str | None, active_since: datetime
+    ) -> tuple[list[OpenTable], str | None]:
+        """Unfinished tables where a person acted since ``active_since``, newest created first,
+        at most ``limit``; and the cursor of the next page (``None`` on the last). A cursor is
+        an opaque URL-safe string; a malformed one raises :class:`ValueError`."""
+        ...
+
+    def active_codes(self, since: datetime) -> list[str]:
+        """Codes of the unfinished tables where a person acted since ``since``."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def lobby_seats(seats: Iterable[SeatRecord]) -> tuple[int, list[str]]:
+    """The free human seats and the seated people's names, as the lobby shows them."""
+    free = 0
+    humans: list[str] = []
+    for seat in seats:
+        if seat.kind == "human":
+            free += seat.token_hash is None
+            if seat.name is not None:
+                humans.append(seat.name)
+    return free, humans
+
+
+def _utc(moment: datetime) -> datetime:
+    """``moment`` in UTC; a naive one is taken as UTC (SQLite keeps no time zone)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def encode_cursor(created_at: datetime, table_id: int) -> str:
+    """The lobby's page cursor: where the last line shown sorts (its creation, then its id)."""
+    text = f"{_utc(created_at).isoformat()}|{table_id}"
+    return base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    """The inverse of :func:`encode_cursor`; :class:`ValueError` if ``cursor`` is not one."""
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        text = base64.b64decode(padded.encode("ascii"), altchars=b"-_", validate=True)
+        moment_text, id_text = text.decode("ascii").split("|")
+        moment = datetime.fromisoformat(moment_text)
+        if moment.tzinfo is None or not id_text.isdigit() or not id_text.isascii():
+            raise ValueError
+        return moment, int(id_text)
+    except ValueError:  # binascii.Error and UnicodeError are ValueErrors too
+        raise ValueError(f"malformed cursor {cursor[:40]!r}") from None
+
+
+def _check_limit(limit: int) -> None:
+    if limit < 1:
+        raise ValueError("limit must be at least 1")

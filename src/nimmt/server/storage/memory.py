@@ -1,0 +1,164 @@
+"""The in-memory twin of the SQL backend (for tests): the same contract and the same checks,
+kept in a dict under a lock.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from nimmt.server.storage.base import (
+    ActionRecord,
+    AppendItem,
+    CodeTakenError,
+    OpenTable,
+    SeatRecord,
+    StorageError,
+    TableRecord,
+    TableStatus,
+    VersionConflictError,
+    _check_limit,
+    decode_cursor,
+    encode_cursor,
+    lobby_seats,
+)
+
+
+@dataclass(slots=True)
+class _MemoryTable:
+    id: int
+    record: TableRecord
+    actions: list[ActionRecord]
+
+
+class MemoryStorage:
+    """The in-memory twin of :class:`SqlStorage`, with the same checks (for tests)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tables: dict[str, _MemoryTable] = {}
+        self._next_id = 1
+
+    def create_table(self, table: TableRecord) -> None:
+        with self._lock:
+            if table.code in self._tables:
+                raise CodeTakenError(f"table {table.code} exists")
+            if table.status.last_active_at is None:
+                table = replace(
+                    table, status=replace(table.status, last_active_at=table.created_at)
+                )
+            self._tables[table.code] = _MemoryTable(self._next_id, table, [])
+            self._next_id += 1
+
+    def load_table(self, code: str) -> TableRecord | None:
+        with self._lock:
+            held = self._tables.get(code)
+            return held.record if held is not None else None
+
+    def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:
+        with self._lock:
+            held = self._tables.get(code)
+            if held is None:
+                return []
+            return [a for a in held.actions if a.game == game and a.seq > after]
+
+    def _append(
+        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None
+    ) -> None:
+        held = self._tables.get(code)
+        if held is None:
+            raise StorageError(f"no table {code}")
+        table = held.record
+        if action.seq != table.status.version + 1 or status.version != action.seq:
+            raise VersionConflictError(f"table {code} is at version {table.status.version}")
+        seats = table.seats
+        if seat is not None:
+            if all(old.seat != seat.seat for old in seats):
+                raise StorageError(f"no seat {seat.seat} at table {code}")
+            seats = tuple(seat if old.seat == seat.seat else old for old in seats)
+        if status.last_active_at is None:
+            status = replace(status, last_active_at=table.status.last_active_at)
+        stored = replace(action, data=copy.deepcopy(dict(action.data)) if action.data else None)
+        held.actions.append(stored)
+        held.record = replace(table, seats=seats, status=status)
+
+    def append(
+        self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
+    ) -> None:
+        with self._lock:
+            self._append(code, action, status, seat)
+
+    def append_many(self, items: Sequence[AppendItem]) -> list[Exception | None]:
+        """One :meth:`append` per item (the twin has no transactions to group)."""
+        results: list[Exception | None] = []
+        for code, action, status, seat in items:
+            try:
+                self.append(code, action, status, seat)
+            except StorageError as error:
+                results.append(error)
+            else:
+                results.append(None)
+        return results
+
+    def table_version(self, code: str) -> int | None:
+        with self._lock:
+            held = self._tables.get(code)
+            return held.record.status.version if held is not None else None
+
+    def versions(self, codes: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            return {
+                code: self._tables[code].record.status.version
+                for code in codes
+                if code in self._tables
+            }
+
+    def _active(self, since: datetime) -> list[_MemoryTable]:
+        return [
+            held
+            for held in self._tables.values()
+            if not held.record.status.finished
+            and (held.record.status.last_active_at or held.record.created_at) >= since
+        ]
+
+    def list_open(
+        self, *, limit: int, cursor: str | None, active_since: datetime
+    ) -> tuple[list[OpenTable], str | None]:
+        _check_limit(limit)
+        after = decode_cursor(cursor) if cursor is not None else None
+        with self._lock:
+            found = sorted(
+                (held for held in self._active(active_since) if held.record.assistant_hash is None),
+                key=lambda held: (held.record.created_at, held.id),
+                reverse=True,
+            )
+        if after is not None:
+            found = [held for held in found if (held.record.created_at, held.id) < after]
+        page = found[:limit]
+        lines = []
+        for held in page:
+            table = held.record
+            free, humans = lobby_seats(table.seats)
+            lines.append(
+                OpenTable(
+                    table.code,
+                    len(table.seats),
+                    free,
+                    tuple(humans),
+                    table.status.phase,
+                    table.status.round,
+                    table.created_at,
+                )
+            )
+        more = len(found) > limit
+        return lines, encode_cursor(page[-1].record.created_at, page[-1].id) if more else None
+
+    def active_codes(self, since: datetime) -> list[str]:
+        with self._lock:
+            return [held.record.code for held in sorted(self._active(since), key=lambda h: h.id)]
+
+    def close(self) -> None:
+        pass
