@@ -22,16 +22,12 @@ from typing import Any, ClassVar
 
 from nimmt.assist import Assistant, InputRejected
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
+from nimmt.server.actions import ENTRY_KINDS, ActionKind
 from nimmt.server.errors import ServiceError
 from nimmt.server.events import EntryUndone
 from nimmt.server.storage import ActionRecord
 from nimmt.server.table import LiveTable, clean_name, hash_token
 
-ENTRY_KINDS = ("rows", "turn", "row")
-"""The stored actions that enter something; ``undo`` takes the last one back."""
-UNDO = "undo"
-ACTION_KINDS = (*ENTRY_KINDS, UNDO)
-"""Everything stored at an assisted table: each is a person's action (it keeps the table active)."""
 SEAT_KIND = "real"
 """The kind of an assisted table's seats: a person at the real table, entered by the assistant."""
 
@@ -95,7 +91,7 @@ class AssistedTable(LiveTable):
     def apply(self, action: ActionRecord) -> None:
         """Enter one stored or new entry (an :class:`~nimmt.assist.InputRejected` changes
         nothing), or take the last one back."""
-        if action.kind == UNDO:
+        if action.kind == ActionKind.UNDO:
             if not self.entries:
                 raise ServiceError("nothing_to_undo", "There is nothing to undo.", 409)
             undone = self.entries[-1]
@@ -140,11 +136,11 @@ class AssistedTable(LiveTable):
 def enter(assistant: Assistant, action: ActionRecord) -> None:
     """Give ``assistant`` one entry (:class:`~nimmt.assist.InputRejected` if it cannot be)."""
     data = action.data or {}
-    if action.kind == "rows":
+    if action.kind == ActionKind.ROWS:
         assistant.start_round(list(data.get("cards", ())))
-    elif action.kind == "turn":
+    elif action.kind == ActionKind.TURN:
         assistant.reveal(list(data.get("cards", ())))
-    elif action.kind == "row":
+    elif action.kind == ActionKind.ROW:
         assert action.row is not None
         assistant.take_row(action.row)
     else:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import regex
 
 from nimmt.engine import Game, Phase
+from nimmt.server.actions import SEAT_CHANGES, ActionKind
 from nimmt.server.errors import ServiceError
 from nimmt.server.events import (
     PlayerJoined,
@@ -254,14 +255,14 @@ class LiveTable:
         """Apply one action (new, stored, or caught up from another process) at its version:
         the engine's move, or the seat or table change. Its events join :attr:`pending_events`
         and the history. An illegal move raises the engine's ``RuleError`` and changes nothing."""
-        if action.kind == "rematch":
+        if action.kind == ActionKind.REMATCH:
             self.game_number = action.game
             self.game = Game(len(self.seats))
             self.events_seen = 0
             self.history.clear()
             self.rematch_votes.clear()
             self.pending_events.append(RematchStarted(action.game))
-        elif action.kind == "rematch_vote":
+        elif action.kind == ActionKind.REMATCH_VOTE:
             assert action.seat is not None
             agree = bool((action.data or {}).get("agree", True))
             if agree:
@@ -270,7 +271,7 @@ class LiveTable:
                 self.rematch_votes.discard(action.seat)
             ready = tuple(sorted(self.rematch_ready))
             self.pending_events.append(RematchVote(action.seat, agree, ready))
-        elif action.kind in ("join", "leave"):
+        elif action.kind in SEAT_CHANGES:
             self._change_seat(action)
         else:
             apply_to_game(self.game, action)
@@ -281,7 +282,7 @@ class LiveTable:
         assert action.seat is not None
         data = action.data or {}
         old = self.seats[action.seat]
-        if action.kind == "join":
+        if action.kind == ActionKind.JOIN:
             name = str(data.get("name"))
             new = replace(old, name=name, token_hash=data.get("token_hash", old.token_hash))
             self.pending_events.append(PlayerJoined(action.seat, name))
@@ -339,16 +340,16 @@ class LiveTable:
 
 def apply_to_game(game: Game, action: ActionRecord) -> None:
     """Apply a stored game action to ``game`` (raises the engine's ``RuleError`` if illegal)."""
-    if action.kind == "deal":
+    if action.kind == ActionKind.DEAL:
         assert action.data is not None
         game.deal_cards(action.data["rows"], action.data["hands"])
-    elif action.kind == "play":
+    elif action.kind == ActionKind.PLAY:
         assert action.seat is not None and action.card is not None
         game.play(action.seat, action.card, replace=True)
-    elif action.kind == "retract":
+    elif action.kind == ActionKind.RETRACT:
         assert action.seat is not None
         game.retract(action.seat)
-    elif action.kind == "choose_row":
+    elif action.kind == ActionKind.CHOOSE_ROW:
         assert action.seat is not None and action.row is not None
         game.choose_row(action.seat, action.row)
     else:
