@@ -15,11 +15,11 @@ import { cannotGrow, digitsOf, problemOf } from "./assist/fields.js";
 import { clear, h } from "./dom.js";
 import { formatList, has, safeGet, safeSet, t } from "./i18n.js";
 import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
-import { STEP_MS, animateEvent } from "./table/animate.js";
-import { recordLink, renderNotReady, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "./table/render.js";
-import { rowKeydown } from "./table/keys.js";
-import { speedFrom } from "./table/state.js";
-import { eventSentence, winnersText as winnersSentence } from "./table/text.js";
+import { STEP_MS, animateEvent } from "./kit/animate.js";
+import { recordLink, renderNotReady, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "./kit/render.js";
+import { rowKeydown } from "./kit/keys.js";
+import { speedFrom } from "./kit/state.js";
+import { eventSentence, winnersText as winnersSentence } from "./kit/text.js";
 
 export function mountAssist(root, code) {
   const s = {

@@ -3,18 +3,18 @@
 // and travelling to their rows, the seats with their totals and who is still thinking, the score
 // sheet between rounds, and a QR code of the table's link to join by. It connects as a
 // spectator, so it is sent nothing a spectator may not see (docs/protocol.md, section 3), and
-// draws with the table's own modules (state.js, text.js, render.js, animate.js).
+// draws with the board kit the table uses too (kit/: state.js, text.js, render.js, animate.js).
 
 import { errorText } from "./api.js";
 import { freeSeats, joinUrl, sheetShown } from "./board-model.js";
 import { clear, h } from "./dom.js";
 import { formatList, has, safeGet, t } from "./i18n.js";
 import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
-import { STEP_MS, animateEvent } from "./table/animate.js";
-import { createAnnouncer } from "./table/announce.js";
-import { renderBoard, renderNotReady, renderScoreTable, renderSeats } from "./table/render.js";
-import { acceptEvents, applyStateMessage, createState, nameOf, seatSummaries, speedFrom } from "./table/state.js";
-import { eventSentence, infoText, statusText, winnersText } from "./table/text.js";
+import { STEP_MS, animateEvent } from "./kit/animate.js";
+import { createAnnouncer } from "./kit/announce.js";
+import { renderBoard, renderNotReady, renderScoreTable, renderSeats } from "./kit/render.js";
+import { acceptEvents, applyStateMessage, createState, nameOf, seatSummaries, speedFrom } from "./kit/state.js";
+import { eventSentence, infoText, statusText, winnersText } from "./kit/text.js";
 
 export function mountBoard(root, code) {
   const s = createState(code, { token: null, speed: speedFrom(safeGet("nimmt.speed")) });

@@ -1,8 +1,8 @@
 // The replay viewer: a finished game of a table ("/t/{code}/replay", `?game=N`) or a record file
 // the reader drops on the page or chooses ("/replay"), stepped through turn by turn, forwards
 // and backwards. Each step's position (rows, reveal, takes, scores, hands) comes from the
-// server's rules engine (docs/protocol.md, "Replays"); this page only draws it, with the table's
-// own render.js, and animates a single step forward with the table's animate.js. A link can
+// server's rules engine (docs/protocol.md, "Replays"); this page only draws it, with the board
+// kit's render.js (kit/), and animates a single step forward with the kit's animate.js. A link can
 // open a step (`#r2t5`, `#r2end`, `?round=2&turn=5`). Keys: arrows step, Home/End jump,
 // PageUp/PageDown go from round to round.
 
@@ -23,8 +23,8 @@ import {
   stepSeats,
   stepStatus,
 } from "./replay-model.js";
-import { STEP_MS, animateEvent } from "./table/animate.js";
-import { createAnnouncer } from "./table/announce.js";
+import { STEP_MS, animateEvent } from "./kit/animate.js";
+import { createAnnouncer } from "./kit/announce.js";
 import {
   recordLink,
   renderBoard,
@@ -33,8 +33,8 @@ import {
   renderScoreTable,
   renderSeats,
   renderSpeed,
-} from "./table/render.js";
-import { speedFrom } from "./table/state.js";
+} from "./kit/render.js";
+import { speedFrom } from "./kit/state.js";
 
 export const MAX_RECORD_BYTES = 256 * 1024; // the server's default limit for POST /api/replay
 

@@ -9,9 +9,10 @@
 // watches. After a lost connection the socket asks for the events it missed (`since`), which
 // are shown like any others, or only summed up when there are many.
 //
-// This module only ties the parts under table/ together: state.js (the model), text.js (its
-// sentences), render.js (drawing from plain data), animate.js, announce.js, actions.js,
-// keys.js, leave.js, and the coach (coach.js, coachview.js).
+// This module only ties the parts together: the board kit every page shares (kit/: state.js,
+// the model; text.js, its sentences; render.js, drawing from plain data; animate.js,
+// announce.js, keys.js) and the table's own parts (table/: actions.js, leave.js, the log and
+// the coach).
 
 import { api, errorText, tokenKey } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -36,9 +37,9 @@ import {
   takeRefusal,
 } from "./table/coach.js";
 import { annotation, bindCoachKey, renderCoachBadge, renderCoachToggle, renderCostliest } from "./table/coachview.js";
-import { STEP_MS, animateEvent } from "./table/animate.js";
-import { createAnnouncer } from "./table/announce.js";
-import { bindRowDigits, handKeydown, rowKeydown } from "./table/keys.js";
+import { STEP_MS, animateEvent } from "./kit/animate.js";
+import { createAnnouncer } from "./kit/announce.js";
+import { bindRowDigits, handKeydown, rowKeydown } from "./kit/keys.js";
 import { createLeaveDialog } from "./table/leave.js";
 import {
   renderBoard,
@@ -50,7 +51,7 @@ import {
   renderSpectator,
   renderSpeed,
   recordLink,
-} from "./table/render.js";
+} from "./kit/render.js";
 import {
   acceptEvents,
   applyStateMessage,
@@ -63,8 +64,8 @@ import {
   seatSummaries,
   shouldSummarize,
   speedFrom,
-} from "./table/state.js";
-import { eventSentence, infoText, nextRoundWarning, overText, statusText, winnersText } from "./table/text.js";
+} from "./kit/state.js";
+import { eventSentence, infoText, nextRoundWarning, overText, statusText, winnersText } from "./kit/text.js";
 import { rematchStatus, rematchText } from "./table/rematch.js";
 import { createLog, lastTurn, logEvents, logFromState } from "./table/log.js";
 import { renderLastTurn, renderLogPanel } from "./table/logview.js";

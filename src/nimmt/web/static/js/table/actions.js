@@ -9,7 +9,7 @@
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
 import { NAME_MAX, cleanName, nameProblem } from "../names.js";
-import { chosenCard, clearSeat, isSeated, outboxStillValid } from "./state.js";
+import { chosenCard, clearSeat, isSeated, outboxStillValid } from "../kit/state.js";
 
 export function createActions(ctx) {
   const { root, code, s, socket, say } = ctx;
