@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
+import { acceptEvents } from "../../src/nimmt/web/static/js/feed.js";
 import {
-  acceptEvents,
   applyStateMessage,
   chosenCard,
   createState,

@@ -13,8 +13,8 @@
 import { errorText, tokenKey } from "./api.js";
 import { cannotGrow, digitsOf, problemOf } from "./assist/fields.js";
 import { clear, h } from "./dom.js";
+import { createFeed } from "./feed.js";
 import { formatList, has, safeGet, safeSet, t } from "./i18n.js";
-import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
 import { STEP_MS, animateEvent } from "./kit/animate.js";
 import { recordLink, renderNotReady, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "./kit/render.js";
 import { rowKeydown } from "./kit/keys.js";
@@ -29,8 +29,6 @@ export function mountAssist(root, code) {
     view: null, // the newest state's view (the entry panel follows it)
     shown: null, // the view drawn on the board (after the animations)
     fatal: null,
-    connection: "connecting",
-    everOpen: false,
     speed: speedFrom(safeGet("nimmt.speed")),
     entryKey: null, // which entry the fields are for ("cards/3/4", "rows/2", ...)
     values: [], // the fields' digits
@@ -42,17 +40,33 @@ export function mountAssist(root, code) {
     focusRows: false, // a new row question: put the focus on the first row once it is drawn
     sheetOpen: false,
     animating: false,
-    lastEventsVersion: -1,
   };
-  const queue = [];
-  let running = false;
   let destroyed = false;
   const announcer = document.getElementById("announcer");
   const banner = document.getElementById("banner");
   const toast = document.getElementById("toast");
   let toastTimer = null;
 
-  const socket = new TableSocket(code, s.token, { onMessage: receive, onStatus: connectionChanged });
+  // The socket's messages (feed.js): the entry panel follows each state at once, the board
+  // animates the events in order and then draws the state after them.
+  const feed = createFeed(code, s.token, {
+    arrive: {
+      events: (message) => {
+        if ((message.events || []).some((event) => event.type === "entry_undone")) s.undone = true;
+      },
+      state: takeState,
+    },
+    play: {
+      events: (message) => playEvents(message.events || []),
+      state: (message) => {
+        s.shown = message.view;
+        renderBoard();
+      },
+    },
+    onError: handleError,
+    onStatus: connectionChanged,
+    reconnectOnVisible: true,
+  });
 
   // ------------------------------------------------------------------ helpers
 
@@ -89,57 +103,27 @@ export function mountAssist(root, code) {
 
   // ----------------------------------------------------------- the connection
 
-  function connectionChanged(status, event) {
+  function connectionChanged(status, info) {
     if (destroyed) return;
     if (status === "open") {
-      s.connection = "open";
-      if (s.everOpen) announce(t("table.reconnected"));
-      s.everOpen = true;
+      if (info.again) announce(t("table.reconnected"));
       setBanner(null);
     } else if (status === "lost") {
-      s.connection = "lost";
       s.sending = false;
       setBanner(t("table.connection_lost"));
     } else if (status === "refused") {
-      s.connection = "closed";
       setBanner(null);
-      if (!s.fatal) s.fatal = event && event.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
+      if (!s.fatal) s.fatal = info.reason;
       render();
-    }
-  }
-
-  function receive(message) {
-    if (destroyed) return;
-    if (message.type === "error") {
-      handleError(message);
-    } else if (message.type === "events") {
-      if (Number.isInteger(message.version)) {
-        if (message.version <= s.lastEventsVersion) return;
-        s.lastEventsVersion = message.version;
-      }
-      if ((message.events || []).some((event) => event.type === "entry_undone")) s.undone = true;
-      queue.push(message);
-      if (!running) drain();
-    } else if (message.type === "state") {
-      socket.setVersion(message.version);
-      takeState(message);
-      queue.push(message);
-      if (!running) drain();
     }
   }
 
   function handleError(message) {
-    if (message.code === "table_not_found" || message.code === "forbidden_origin") {
-      s.fatal = message.code;
-      socket.close();
-      render();
-      return;
-    }
     if (message.code === "bad_token") {
       // This device does not enter this game (a token from elsewhere): it follows it.
       safeSet(tokenKey(code), null);
       s.token = null;
-      socket.token = null;
+      feed.token = null;
       render();
       return;
     }
@@ -194,27 +178,10 @@ export function mountAssist(root, code) {
     return null;
   }
 
-  async function drain() {
-    running = true;
-    while (queue.length && !destroyed) {
-      const message = queue.shift();
-      try {
-        if (message.type === "events") await playEvents(message.events || []);
-        else {
-          s.shown = message.view;
-          renderBoard();
-        }
-      } catch (err) {
-        console.error(err); // a drawing hiccup must not stop the page: the next state redraws
-      }
-    }
-    running = false;
-  }
-
   // -------------------------------------------------------------- entering
 
   function send(message) {
-    if (socket.send({ ...message, version: s.version }) === null) {
+    if (feed.send({ ...message, version: s.version }) === null) {
       s.problem = { code: "network" };
       renderEntry();
       return false;
@@ -361,7 +328,7 @@ export function mountAssist(root, code) {
 
   async function playEvents(events) {
     // Animate on a drawn board when the page keeps up; a backlog is simply caught up.
-    const animate = Boolean(root.querySelector(".assist-board .rows")) && queue.length < 4 && !document.hidden;
+    const animate = Boolean(root.querySelector(".assist-board .rows")) && feed.pending < 4 && !document.hidden;
     s.animating = true;
     try {
       const board = root.querySelector(".assist-board");
@@ -628,11 +595,7 @@ export function mountAssist(root, code) {
   // ------------------------------------------------------------------ start
 
   render();
-  socket.connect();
-  const onVisible = () => {
-    if (!document.hidden && !socket.isOpen && s.connection === "lost") socket.connect();
-  };
-  document.addEventListener("visibilitychange", onVisible);
+  feed.start();
   const onKey = (event) => {
     if (!s.view || !enters()) return;
     const inField = event.target.closest && event.target.closest("input, select, textarea");
@@ -654,8 +617,7 @@ export function mountAssist(root, code) {
     rerender: render,
     destroy() {
       destroyed = true;
-      socket.close();
-      document.removeEventListener("visibilitychange", onVisible);
+      feed.destroy();
       document.removeEventListener("keydown", onKey);
       setBanner(null);
     },

@@ -17,7 +17,7 @@
 import { api, errorText, tokenKey } from "./api.js";
 import { clear, h } from "./dom.js";
 import { currentLanguage, formatList, has, safeGet, safeSet, t } from "./i18n.js";
-import { CLOSE_FORBIDDEN_ORIGIN, CLOSE_SLOW_CONSUMER, TableSocket } from "./socket.js";
+import { createFeed } from "./feed.js";
 import { createActions } from "./table/actions.js";
 import {
   coachAllowed,
@@ -53,7 +53,6 @@ import {
   recordLink,
 } from "./kit/render.js";
 import {
-  acceptEvents,
   applyStateMessage,
   chosenCard,
   createState,
@@ -89,14 +88,30 @@ export function mountTable(root, code) {
   s.logOpen = false;
   s.coach = createCoach({ on: safeGet(coachKey(code)) === "on" }); // the coach (table/coach.js)
   s.coachReview = null; // the game-over review: { key, status, items }
-  const queue = [];
-  let running = false;
   let destroyed = false;
 
   const say = createAnnouncer();
-  const socket = new TableSocket(code, s.token, { onMessage: receive, onStatus: connectionChanged });
+  // The socket's messages, in order (feed.js): an `events` message is animated, then the `state`
+  // after it drawn, and the coach's answers judged between them.
+  const feed = createFeed(code, s.token, {
+    arrive: { state: askCoachEarly },
+    play: {
+      events: (message, { resync }) => playEvents(message.events || [], resync),
+      state: applyState,
+      coach: (message) => {
+        if (takeAnswer(s.coach, message)) render();
+      },
+    },
+    onError: handleError,
+    onStatus: connectionChanged,
+    onIdle: () => {
+      s.skipping = false;
+      skipped = skipSignal();
+    },
+    reconnectOnVisible: true,
+  });
   const leaveDialog = createLeaveDialog({ root, onLeave: (bot) => actions.leaveSeat(bot), isGone: () => destroyed });
-  const actions = createActions({ root, code, s, socket, say, render, closeLeaveDialog: leaveDialog.close, skipAnimation });
+  const actions = createActions({ root, code, s, feed, say, render, closeLeaveDialog: leaveDialog.close, skipAnimation });
 
   const seated = () => isSeated(s);
   const nameOfSeat = (seat) => nameOf(s, seat, t);
@@ -121,69 +136,28 @@ export function mountTable(root, code) {
 
   // ----------------------------------------------------------- the connection
 
-  function connectionChanged(status, event) {
+  function connectionChanged(status, info) {
     if (destroyed) return;
     forgetQuestions(s.coach); // a question waiting at the server is gone with its connection
     if (status === "open") {
-      s.connection = "open";
-      if (s.everOpen) say.announce(t("table.reconnected"));
-      s.everOpen = true;
+      if (info.again) say.announce(t("table.reconnected"));
       say.setBanner(null);
     } else if (status === "lost") {
-      s.connection = "lost";
       // 4408: the page fell behind the table; it reconnects and catches up like after any loss.
-      say.setBanner(event && event.code === CLOSE_SLOW_CONSUMER ? t("errors.slow_consumer") : t("table.connection_lost"));
+      say.setBanner(info.slow ? t("errors.slow_consumer") : t("table.connection_lost"));
     } else if (status === "refused") {
       // Reconnecting would be refused again: say why and stop.
-      s.connection = "closed";
       say.setBanner(null);
-      if (!s.fatal) s.fatal = event && event.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
+      if (!s.fatal) s.fatal = info.reason;
       leaveDialog.close();
       render();
     }
   }
 
-  function receive(message, { resync = false } = {}) {
-    if (destroyed) return;
-    if (message.type === "error") {
-      handleError(message);
-      return;
-    }
-    if (message.type === "events") {
-      if (!acceptEvents(s, message)) return;
-      queue.push({ ...message, resync });
-      if (!running) drain();
-    } else if (message.type === "state") {
-      // Every state taken in is applied, in order: the next connection asks for what follows
-      // it (asking from the last one drawn would repeat what still waits in the queue).
-      socket.setVersion(message.version);
-      // Ask the coach as soon as a decision shows, so that it thinks while the turn is drawn.
-      const seatedHere = Boolean(message.you && message.you.seat !== null && message.you.seat !== undefined);
-      askCoach(noteReceived(s.coach, message.view, coachAllowed(message.table || s.table, seatedHere)));
-      queue.push(message);
-      if (!running) drain();
-    } else if (message.type === "coach") {
-      queue.push(message); // after the states sent before it, so its version can be judged
-      if (!running) drain();
-    }
-  }
-
-  async function drain() {
-    running = true;
-    while (queue.length && !destroyed) {
-      const message = queue.shift();
-      try {
-        if (message.type === "events") await playEvents(message.events || [], message.resync);
-        else if (message.type === "coach") {
-          if (takeAnswer(s.coach, message)) render();
-        } else applyState(message);
-      } catch (err) {
-        console.error(err); // a drawing hiccup must not stop the table: the next state redraws
-      }
-    }
-    running = false;
-    s.skipping = false;
-    skipped = skipSignal();
+  /** Ask the coach as soon as a decision shows, so that it thinks while the turn is drawn. */
+  function askCoachEarly(message) {
+    const seatedHere = Boolean(message.you && message.you.seat !== null && message.you.seat !== undefined);
+    askCoach(noteReceived(s.coach, message.view, coachAllowed(message.table || s.table, seatedHere)));
   }
 
   /** A card was tapped during the animation: show the rest of it at once (then play the card). */
@@ -199,7 +173,7 @@ export function mountTable(root, code) {
   /** Play the card tapped during the animation, now that the turn it was meant for is here. */
   function playQueuedCard() {
     const card = s.queuedCard;
-    if (card === null || queue.length || s.animating || !s.view) return;
+    if (card === null || feed.pending || s.animating || !s.view) return;
     const view = s.view;
     if (!view.hand.includes(card) || view.phase === "game_over") {
       s.queuedCard = null;
@@ -213,13 +187,6 @@ export function mountTable(root, code) {
   function handleError(message) {
     if (takeRefusal(s.coach, message)) {
       render(); // a refused question: no toast, the toggle says it when it matters
-      return;
-    }
-    if (message.code === "table_not_found" || message.code === "forbidden_origin") {
-      s.fatal = message.code;
-      socket.close();
-      leaveDialog.close();
-      render();
       return;
     }
     if (message.code === "slow_consumer") {
@@ -261,7 +228,7 @@ export function mountTable(root, code) {
     // A catch-up after a reconnection of more than about one turn is summed up, not replayed.
     const summarize = shouldSummarize(events, resync);
     // Animate only on a drawn table, and not a backlog: a long queue is simply caught up.
-    const animate = !summarize && Boolean(s.view) && root.querySelector(".rows") && queue.length < 4;
+    const animate = !summarize && Boolean(s.view) && root.querySelector(".rows") && feed.pending < 4;
     s.animating = true;
     try {
       if (summarize) say.announce(t("table.caught_up", { count: events.length }));
@@ -470,7 +437,7 @@ export function mountTable(root, code) {
 
   function askCoach(key) {
     if (!key) return;
-    const requestId = socket.send({ type: "coach" });
+    const requestId = feed.send({ type: "coach" });
     if (requestId !== null) noteAsked(s.coach, key, requestId); // else asked again once connected
   }
 
@@ -564,11 +531,7 @@ export function mountTable(root, code) {
   // ------------------------------------------------------------------ start
 
   render();
-  socket.connect();
-  const onVisible = () => {
-    if (!document.hidden && !socket.isOpen && s.connection === "lost") socket.connect();
-  };
-  document.addEventListener("visibilitychange", onVisible);
+  feed.start();
   const unbindDigits = bindRowDigits(root, () => Boolean(s.view && s.view.must_choose_row));
   document.addEventListener("keydown", onLogKey);
   const unbindCoachKey = bindCoachKey(toggleCoach);
@@ -577,10 +540,9 @@ export function mountTable(root, code) {
     rerender: render,
     destroy() {
       destroyed = true;
-      socket.close();
+      feed.destroy();
       leaveDialog.remove();
       say.reset();
-      document.removeEventListener("visibilitychange", onVisible);
       unbindDigits();
       document.removeEventListener("keydown", onLogKey);
       unbindCoachKey();
