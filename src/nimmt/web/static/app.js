@@ -3,7 +3,7 @@
 // is a game played with real cards). No build step, no dependencies.
 
 import { api } from "./js/api.js";
-import { mountAssist } from "./js/assist.js";
+import { mountAssist } from "./js/assist/main.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
 import { mountBoard } from "./js/board.js";
