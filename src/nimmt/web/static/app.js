@@ -7,7 +7,7 @@ import { mountAssist } from "./js/assist/main.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
 import { mountBoard } from "./js/board.js";
-import { mountReplay } from "./js/replay.js";
+import { mountReplay } from "./js/replay/main.js";
 import { mountStart } from "./js/start.js";
 import { mountTable } from "./js/table.js";
 
