@@ -219,7 +219,7 @@ describe("catalogues", () => {
       assert.deepEqual(keysOf(de[section]).sort(), keysOf(en[section]).sort(), `de ${section}`);
       assert.deepEqual(keysOf(fr[section]).sort(), keysOf(en[section]).sort(), `fr ${section}`);
     }
-    const sources = ["replay/main.js", "replay/view.js", "replay/load.js", "replay/model.js", "board.js", "table.js", "start.js"].map((name) =>
+    const sources = ["replay/main.js", "replay/view.js", "replay/load.js", "replay/model.js", "board.js", "table/main.js", "table/view.js", "start.js"].map((name) =>
       readFileSync(new URL(`../../src/nimmt/web/static/js/${name}`, import.meta.url), "utf8"));
     const used = new Set(sources.flatMap((source) => [...source.matchAll(/t\("((?:replay|board)\.[a-z_]+)"/g)].map((m) => m[1])));
     assert.ok(used.size > 30, `only ${used.size} keys found`);

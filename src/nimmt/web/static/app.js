@@ -9,7 +9,7 @@ import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i
 import { mountBoard } from "./js/board.js";
 import { mountReplay } from "./js/replay/main.js";
 import { mountStart } from "./js/start.js";
-import { mountTable } from "./js/table.js";
+import { mountTable } from "./js/table/main.js";
 
 const main = document.getElementById("main");
 let view = null; // the mounted page: {rerender(), destroy()}

@@ -9,21 +9,23 @@
 // watches. After a lost connection the socket asks for the events it missed (`since`), which
 // are shown like any others, or only summed up when there are many.
 //
-// This module only ties the parts together: the board kit every page shares (kit/: state.js,
-// the model; text.js, its sentences; render.js, drawing from plain data; animate.js,
-// announce.js, keys.js) and the table's own parts (table/: actions.js, leave.js, the log and
-// the coach).
+// This module ties the parts together: the feed (feed.js), the board kit every page shares
+// (kit/: state.js, the model; text.js, its sentences; render.js, drawing from plain data;
+// animate.js, announce.js, keys.js) and the table's own parts beside it: view.js (drawing),
+// actions.js, leave.js, the log (log.js, logview.js) and the coach (coach.js, coachview.js).
 
-import { api, errorText, tokenKey } from "./api.js";
-import { clear, h } from "./dom.js";
-import { currentLanguage, formatList, has, safeGet, safeSet, t } from "./i18n.js";
-import { createFeed } from "./feed.js";
-import { createActions } from "./table/actions.js";
+import { api, errorText, tokenKey } from "../api.js";
+import { createFeed } from "../feed.js";
+import { currentLanguage, formatList, has, safeGet, safeSet, t } from "../i18n.js";
+import { animateEvent } from "../kit/animate.js";
+import { createAnnouncer } from "../kit/announce.js";
+import { bindRowDigits } from "../kit/keys.js";
+import { applyStateMessage, chosenCard, createState, isSeated, mySeat, nameOf, shouldSummarize, speedFrom } from "../kit/state.js";
+import { eventSentence } from "../kit/text.js";
+import { createActions } from "./actions.js";
 import {
   coachAllowed,
-  coachFailed,
   coachKey,
-  coachThinking,
   costliest,
   createCoach,
   figureNotes,
@@ -35,39 +37,11 @@ import {
   setCoachOn,
   takeAnswer,
   takeRefusal,
-} from "./table/coach.js";
-import { annotation, bindCoachKey, renderCoachBadge, renderCoachToggle, renderCostliest } from "./table/coachview.js";
-import { STEP_MS, animateEvent } from "./kit/animate.js";
-import { createAnnouncer } from "./kit/announce.js";
-import { bindRowDigits, handKeydown, rowKeydown } from "./kit/keys.js";
-import { createLeaveDialog } from "./table/leave.js";
-import {
-  renderBoard,
-  renderHand,
-  renderInvite,
-  renderNotReady,
-  renderScoreSheet,
-  renderSeats,
-  renderSpectator,
-  renderSpeed,
-  recordLink,
-} from "./kit/render.js";
-import {
-  applyStateMessage,
-  chosenCard,
-  createState,
-  isSeated,
-  mayBeLastRound,
-  mySeat,
-  nameOf,
-  seatSummaries,
-  shouldSummarize,
-  speedFrom,
-} from "./kit/state.js";
-import { eventSentence, infoText, nextRoundWarning, overText, statusText, winnersText } from "./kit/text.js";
-import { rematchStatus, rematchText } from "./table/rematch.js";
-import { createLog, lastTurn, logEvents, logFromState } from "./table/log.js";
-import { renderLastTurn, renderLogPanel } from "./table/logview.js";
+} from "./coach.js";
+import { annotation, bindCoachKey, renderCostliest } from "./coachview.js";
+import { createLeaveDialog } from "./leave.js";
+import { createLog, logEvents, logFromState } from "./log.js";
+import { createTableView } from "./view.js";
 
 const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "rematch_vote", "game_over"];
 
@@ -133,6 +107,15 @@ export function mountTable(root, code) {
   };
   // Settles when a card tapped during the animation asks it to hurry to its end.
   let skipped = skipSignal();
+
+  const view = createTableView({
+    root, code, s, actions, leaveDialog, leaveTexts, words, nameOfSeat, seated,
+    isGone: () => destroyed, openLeaveDialog, toggleLog, toggleCoach, coachAllowedHere, coachAnnotation, coachReview,
+  });
+  /** Draw the page from the model (view.js). */
+  function render() {
+    view.render();
+  }
 
   // ----------------------------------------------------------- the connection
 
@@ -253,124 +236,17 @@ export function mountTable(root, code) {
     say.say(sentence);
   }
 
-  // ------------------------------------------------------------- drawing
+  // ------------------------------------------------------------- the seat
 
-  function focusKeyOf(el) {
-    const holder = el && el.closest && el.closest("[data-focus]");
-    return holder ? holder.dataset.focus : null;
+  function leaveTexts() {
+    return { waiting: !s.view || s.view.phase === "waiting", bots: s.bots };
   }
-
-  function render() {
-    if (destroyed) return;
-    const active = document.activeElement;
-    const focusWasHere = !active || active === document.body || root.contains(active);
-    const key = focusWasHere ? focusKeyOf(active) : null;
-    const mustChoose = Boolean(s.view && s.view.must_choose_row);
-    const newDecision = mustChoose && !s.lastMustChoose;
-    s.lastMustChoose = mustChoose;
-    const sheetShown = Boolean(s.sheetOpen && s.view && (s.view.score_sheet.length || s.view.outcome));
-    const sheetOpened = sheetShown && !s.lastSheetShown;
-    s.lastSheetShown = sheetShown;
-    if (sheetOpened) s.sheetOpenedAt = performance.now();
-
-    clear(root);
-    const notReady = renderNotReady({ fatal: s.fatal, hasView: Boolean(s.view), errorText });
-    if (notReady) {
-      root.append(notReady);
-      return;
-    }
-    if (leaveDialog.isOpen()) {
-      if (seated() && !s.leaving) leaveDialog.update(leaveTexts());
-      else leaveDialog.close();
-    }
-    // The score sheet takes the players' place (the totals are on it), beside the board.
-    const page = h("div", { class: `table-page${s.logOpen ? " log-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
-      toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat)), board(), handSection());
-    // Every state redraws the page: the sheet's entrance goes on from where it was, rather than
-    // starting again at each move while the sheet stays open.
-    const sheet = page.querySelector(":scope > .sheet");
-    if (sheet) sheet.style.animationDelay = `${s.sheetOpenedAt - performance.now()}ms`;
-    root.append(page);
-    if (s.logOpen) root.append(logPanel());
-
-    // Focus: keep it where it was; follow a new decision or a sheet just opened; never leave it on nothing.
-    let target = null;
-    if (newDecision) {
-      target = root.querySelector('[data-focus="row-0"]');
-    } else if (sheetOpened) {
-      target = root.querySelector(".sheet [data-focus=sheet-main]");
-    } else if (key) {
-      target = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-      if (!target && key.startsWith("card-")) target = root.querySelector('.hand [tabindex="0"]');
-      if (!target && key.startsWith("row-")) target = root.querySelector('.hand [tabindex="0"]');
-      if (!target) target = root.querySelector(".status");
-    }
-    if (target && focusWasHere) target.focus({ preventScroll: true });
-  }
-
-  const leaveTexts = () => ({ waiting: !s.view || s.view.phase === "waiting", bots: s.bots });
 
   async function openLeaveDialog() {
     if (!seated() || s.leaving) return;
     await actions.loadBots();
     if (destroyed || !seated()) return;
     leaveDialog.open(leaveTexts());
-  }
-
-  function toolbar() {
-    const view = s.view;
-    return h("div", { class: "table-bar" },
-      h("div", { class: "table-id" },
-        h("span", { class: "muted", text: t("table.code_label") }),
-        h("strong", { class: "code", id: "table-code", text: code }),
-        h("button", { type: "button", class: "chip", "data-focus": "copy-link", text: t("table.copy_link"), on: { click: actions.copyLink } })),
-      h("div", { class: "table-info" },
-        h("span", { text: infoText(view, t) }),
-        view.phase !== "waiting" && view.phase !== "game_over" && mayBeLastRound(view.totals)
-          ? h("span", { class: "last-round", text: t("table.may_be_last") })
-          : null,
-        s.table && s.table.coach ? renderCoachBadge() : null),
-      h("div", { class: "table-tools" },
-        coachAllowedHere()
-          ? renderCoachToggle({ on: s.coach.on, thinking: coachThinking(s.coach, true), failed: coachFailed(s.coach, true), onToggle: toggleCoach })
-          : null,
-        renderSpeed(s.speed, actions.setSpeed),
-        view.phase !== "waiting"
-          ? h("button", { type: "button", class: "chip", id: "open-log", "data-focus": "open-log", "aria-expanded": String(s.logOpen),
-              "aria-controls": "game-log", "aria-keyshortcuts": "L", text: t("log.open"), on: { click: () => toggleLog() } })
-          : null,
-        view.score_sheet.length && !s.lastSheetShown
-          ? h("button", { type: "button", class: "chip", "data-focus": "open-sheet", text: t("table.score_sheet"),
-              on: { click: () => { s.sheetOpen = true; render(); } } })
-          : null,
-        view.phase === "game_over" ? recordLink(code, { class: "chip", "data-focus": "download-bar" }, s.table ? s.table.game : null) : null,
-        h("a", { class: "chip", href: `/t/${code}/board`, target: "_blank", rel: "noopener", "data-focus": "board-link", text: t("board.open") }),
-        seated()
-          ? h("button", {
-              type: "button", class: "chip leave", id: "leave-seat", "data-focus": "leave-seat", "aria-haspopup": "dialog",
-              disabled: s.leaving, text: s.leaving ? t("table.leaving") : t("table.leave_seat"), on: { click: openLeaveDialog },
-            })
-          : null));
-  }
-
-  function board() {
-    const view = s.view;
-    const me = mySeat(s);
-    return renderBoard({
-      rows: view.rows,
-      revealed: view.revealed,
-      status: statusText(view, { tableSeats: s.table ? s.table.seats : null, chosen: chosenCard(s) }, words()),
-      mustChoose: Boolean(view.must_choose_row),
-      nameOf: nameOfSeat,
-      me,
-      onChooseRow: actions.chooseRow,
-      onRowKey: (event, index) => rowKeydown(event, index, root),
-      annotateRow: coachAnnotation("row"),
-      fit: true,
-      extra: view.phase === "waiting"
-        ? renderInvite(code, `${location.origin}/t/${code}`, { onCopy: actions.copyLink })
-        : renderLastTurn(lastTurn(s.log), words()),
-    });
   }
 
   // ------------------------------------------------------------- the log
@@ -381,13 +257,6 @@ export function mountTable(root, code) {
     s.logOpen = open;
     render();
     (open ? root.querySelector("#game-log-title") : root.querySelector("#open-log"))?.focus({ preventScroll: true });
-  }
-
-  function logPanel() {
-    const game = s.table ? s.table.game : 1;
-    const records = Array.from({ length: Math.max(0, game - 1) }, (_, index) =>
-      recordLink(code, { class: "log-record", text: t("rematch.record_of", { game: index + 1 }) }, index + 1));
-    return renderLogPanel({ log: s.log, words: words(), records, onClose: () => toggleLog(false) });
   }
 
   function onLogKey(event) {
@@ -402,38 +271,11 @@ export function mountTable(root, code) {
     }
   }
 
-  function handSection() {
-    const view = s.view;
-    if (!seated()) {
-      const seats = s.table ? s.table.seats : [];
-      const free = seats.some((seat) => seat.kind === "human" && !seat.occupied);
-      return renderSpectator({
-        canJoin: free && view.phase !== "game_over",
-        name: s.joinName,
-        joining: s.joining,
-        error: s.joinError,
-        onName: (name) => { s.joinName = name; },
-        onSubmit: actions.takeSeat,
-      });
-    }
-    const chosen = chosenCard(s) ?? s.queuedCard;
-    if (!view.hand.includes(s.handFocus)) s.handFocus = chosen ?? view.hand[0] ?? null;
-    return renderHand({
-      hand: view.hand,
-      chosen,
-      canPlay: view.phase === "choosing_cards",
-      focus: s.handFocus,
-      phase: view.phase,
-      onPlay: actions.playCard,
-      onFocus: (card) => { s.handFocus = card; },
-      onKeydown: (event) => handKeydown(event, root, s),
-      annotate: coachAnnotation("card"),
-    });
-  }
-
   // ------------------------------------------------------------- the coach
 
-  const coachAllowedHere = () => coachAllowed(s.table, seated());
+  function coachAllowedHere() {
+    return coachAllowed(s.table, seated());
+  }
 
   function askCoach(key) {
     if (!key) return;
@@ -483,49 +325,6 @@ export function mountTable(root, code) {
     }
     const review = s.coachReview;
     return renderCostliest({ status: review.status, items: review.items, code, game, lang: currentLanguage() });
-  }
-
-  function scoreSheet() {
-    const view = s.view;
-    const over = Boolean(view.phase === "game_over" && view.outcome);
-    const close = () => {
-      s.sheetOpen = false;
-      render();
-      (root.querySelector('.hand [tabindex="0"]') || root.querySelector(".status"))?.focus();
-    };
-    const game = s.table ? s.table.game : null;
-    const agreement = rematchStatus(s.table, mySeat(s));
-    let again = null;
-    if (seated() && agreement && agreement.mine) {
-      again = h("button", { type: "button", class: "button", id: "rematch-withdraw", "data-focus": "sheet-main", text: t("rematch.withdraw"), on: { click: () => actions.rematch(false) } });
-    } else if (seated()) {
-      again = h("button", { type: "button", class: "button primary", id: "rematch", "data-focus": "sheet-main", text: t("sheet.rematch"), on: { click: () => actions.rematch(true) } });
-    }
-    const actionsEls = over
-      ? [
-          agreement && agreement.total > 1
-            ? h("p", { class: "rematch-status", id: "rematch-status", "aria-live": "polite", text: rematchText(agreement, words()) })
-            : null,
-          again,
-          recordLink(code, { class: "button", id: "download-record", "data-focus": seated() ? "download" : "sheet-main" }, game),
-          h("a", { class: "button", id: "open-replay", href: game ? `/t/${code}/replay?game=${game}` : `/t/${code}/replay`, "data-focus": "open-replay", text: t("replay.open") }),
-          h("button", { type: "button", class: "button ghost", "data-focus": "sheet-close", text: t("sheet.show_table"), on: { click: close } }),
-        ]
-      : [h("button", { type: "button", class: "button primary", id: "sheet-continue", "data-focus": "sheet-main", text: t("sheet.continue"), on: { click: close } })];
-    const totals = over ? view.outcome.totals : view.totals;
-    return renderScoreSheet({
-      names: totals.map((_, seat) => nameOfSeat(seat)),
-      rounds: view.score_sheet,
-      totals,
-      me: mySeat(s),
-      over,
-      winners: over ? winnersText(view.outcome.winners, view.outcome.totals, words()) : "",
-      warning: over ? "" : nextRoundWarning(totals, words()),
-      overLine: over ? overText(totals, words()) : "",
-      actions: actionsEls,
-      onClose: close,
-      extra: over && seated() ? coachReview() : null,
-    });
   }
 
   // ------------------------------------------------------------------ start
