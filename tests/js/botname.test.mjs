@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { botSeatName, createState, nameOf } from "../../src/nimmt/web/static/js/table/state.js";
+import { botSeatName, createState, nameOf } from "../../src/nimmt/web/static/js/kit/state.js";
 
 /** A translator over a tiny German catalogue (unknown keys come back as the key, as i18n.js does). */
 const german = {

@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { rematchStatus, rematchText, rematchVoteSentence } from "../../src/nimmt/web/static/js/table/rematch.js";
-import { applyStateMessage, createState } from "../../src/nimmt/web/static/js/table/state.js";
-import { eventSentence } from "../../src/nimmt/web/static/js/table/text.js";
+import { rematchStatus, rematchText } from "../../src/nimmt/web/static/js/table/rematch.js";
+import { applyStateMessage, createState } from "../../src/nimmt/web/static/js/kit/state.js";
+import { eventSentence, rematchVoteSentence } from "../../src/nimmt/web/static/js/kit/text.js";
 
 const t = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
 const names = ["Ana", "Bot 2", "Cleo", "Dan"];

@@ -1,4 +1,4 @@
-// The replay viewer's model (src/nimmt/web/static/js/replay-model.js) and the board view's
+// The replay viewer's model (src/nimmt/web/static/js/replay/model.js) and the board view's
 // (board-model.js), without a browser. The replay stepped through is the engine's own for
 // tests/records/golden/full_game.json (fixtures/full_game.replay.json; a pytest checks that it
 // is exactly what the server answers).
@@ -20,7 +20,7 @@ import {
   stepLines,
   stepSeats,
   stepStatus,
-} from "../../src/nimmt/web/static/js/replay-model.js";
+} from "../../src/nimmt/web/static/js/replay/model.js";
 
 const replay = JSON.parse(readFileSync(new URL("./fixtures/full_game.replay.json", import.meta.url), "utf8"));
 const steps = replay.steps;
@@ -219,7 +219,7 @@ describe("catalogues", () => {
       assert.deepEqual(keysOf(de[section]).sort(), keysOf(en[section]).sort(), `de ${section}`);
       assert.deepEqual(keysOf(fr[section]).sort(), keysOf(en[section]).sort(), `fr ${section}`);
     }
-    const sources = ["replay.js", "replay-model.js", "board.js", "table.js", "start.js"].map((name) =>
+    const sources = ["replay/main.js", "replay/view.js", "replay/load.js", "replay/model.js", "board.js", "table/main.js", "table/view.js", "start.js"].map((name) =>
       readFileSync(new URL(`../../src/nimmt/web/static/js/${name}`, import.meta.url), "utf8"));
     const used = new Set(sources.flatMap((source) => [...source.matchAll(/t\("((?:replay|board)\.[a-z_]+)"/g)].map((m) => m[1])));
     assert.ok(used.size > 30, `only ${used.size} keys found`);

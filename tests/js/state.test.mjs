@@ -1,9 +1,9 @@
-// The table page's model (src/nimmt/web/static/js/table/state.js), without a browser.
+// The table page's model (src/nimmt/web/static/js/kit/state.js), without a browser.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
+import { acceptEvents } from "../../src/nimmt/web/static/js/feed.js";
 import {
-  acceptEvents,
   applyStateMessage,
   chosenCard,
   createState,
@@ -23,7 +23,7 @@ import {
   speedFrom,
   stateKeyAtReveal,
   typedCard,
-} from "../../src/nimmt/web/static/js/table/state.js";
+} from "../../src/nimmt/web/static/js/kit/state.js";
 
 const t = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;
 

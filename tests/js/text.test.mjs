@@ -1,4 +1,4 @@
-// The table's sentences (src/nimmt/web/static/js/table/text.js) with a stub translator.
+// The table's sentences (src/nimmt/web/static/js/kit/text.js) with a stub translator.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
@@ -12,7 +12,7 @@ import {
   seatStateText,
   statusText,
   winnersText,
-} from "../../src/nimmt/web/static/js/table/text.js";
+} from "../../src/nimmt/web/static/js/kit/text.js";
 
 /** A translator that shows the key and its parameters: "key(a=1,b=2)". */
 const t = (key, params = {}) => `${key}(${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(",")})`;

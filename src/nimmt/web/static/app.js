@@ -3,13 +3,13 @@
 // is a game played with real cards). No build step, no dependencies.
 
 import { api } from "./js/api.js";
-import { mountAssist } from "./js/assist.js";
+import { mountAssist } from "./js/assist/main.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
 import { mountBoard } from "./js/board.js";
-import { mountReplay } from "./js/replay.js";
+import { mountReplay } from "./js/replay/main.js";
 import { mountStart } from "./js/start.js";
-import { mountTable } from "./js/table.js";
+import { mountTable } from "./js/table/main.js";
 
 const main = document.getElementById("main");
 let view = null; // the mounted page: {rerender(), destroy()}

@@ -1,5 +1,5 @@
 // The board view's model (no DOM): when the score sheet stands beside the rows, and the link
-// people join by. The rest of the board's data is the table's own (table/state.js).
+// people join by. The rest of the board's data is the table's own (kit/state.js).
 
 /**
  * Whether the board shows the score sheet: at game over, and between rounds, that is while a

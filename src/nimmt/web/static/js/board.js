@@ -3,80 +3,53 @@
 // and travelling to their rows, the seats with their totals and who is still thinking, the score
 // sheet between rounds, and a QR code of the table's link to join by. It connects as a
 // spectator, so it is sent nothing a spectator may not see (docs/protocol.md, section 3), and
-// draws with the table's own modules (state.js, text.js, render.js, animate.js).
+// draws with the board kit the table uses too (kit/: state.js, text.js, render.js, animate.js).
 
 import { errorText } from "./api.js";
 import { freeSeats, joinUrl, sheetShown } from "./board-model.js";
 import { clear, h } from "./dom.js";
+import { createFeed } from "./feed.js";
 import { formatList, has, safeGet, t } from "./i18n.js";
-import { CLOSE_FORBIDDEN_ORIGIN, TableSocket } from "./socket.js";
-import { STEP_MS, animateEvent } from "./table/animate.js";
-import { createAnnouncer } from "./table/announce.js";
-import { renderBoard, renderNotReady, renderScoreTable, renderSeats } from "./table/render.js";
-import { acceptEvents, applyStateMessage, createState, nameOf, seatSummaries, speedFrom } from "./table/state.js";
-import { eventSentence, infoText, statusText, winnersText } from "./table/text.js";
+import { STEP_MS, animateEvent } from "./kit/animate.js";
+import { createAnnouncer } from "./kit/announce.js";
+import { renderBoard, renderNotReady, renderScoreTable, renderSeats } from "./kit/render.js";
+import { applyStateMessage, createState, nameOf, seatSummaries, speedFrom } from "./kit/state.js";
+import { eventSentence, infoText, statusText, winnersText } from "./kit/text.js";
 
 export function mountBoard(root, code) {
   const s = createState(code, { token: null, speed: speedFrom(safeGet("nimmt.speed")) });
-  const queue = [];
-  let running = false;
   let destroyed = false;
   const say = createAnnouncer();
   const nameOfSeat = (seat) => nameOf(s, seat, t);
   const words = () => ({ t, formatList, has, nameOf: nameOfSeat, me: null });
   const motion = { get speed() { return s.speed; }, nameOf: nameOfSeat, me: null };
-  const socket = new TableSocket(code, null, { onMessage: receive, onStatus: connectionChanged });
+  // The socket's messages, in order (feed.js): the turn animated, then the state drawn.
+  const feed = createFeed(code, null, {
+    play: {
+      events: (message) => playEvents(message.events || []),
+      state: (message) => {
+        applyStateMessage(s, message);
+        render();
+      },
+    },
+    onStatus: connectionChanged,
+  });
   document.body.classList.add("board-mode");
 
-  function connectionChanged(status, event) {
+  function connectionChanged(status, info) {
     if (destroyed) return;
     if (status === "open") say.setBanner(null);
     else if (status === "lost") say.setBanner(t("table.connection_lost"));
     else if (status === "refused") {
       say.setBanner(null);
-      s.fatal = event && event.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
+      s.fatal = info.reason;
       render();
     }
   }
 
-  function receive(message) {
-    if (destroyed) return;
-    if (message.type === "error") {
-      if (message.code === "table_not_found" || message.code === "forbidden_origin") {
-        s.fatal = message.code;
-        socket.close();
-        render();
-      }
-      return;
-    }
-    if (message.type === "events" && !acceptEvents(s, message)) return;
-    if (message.type === "state") socket.setVersion(message.version);
-    if (message.type === "events" || message.type === "state") {
-      queue.push(message);
-      if (!running) drain();
-    }
-  }
-
-  async function drain() {
-    running = true;
-    while (queue.length && !destroyed) {
-      const message = queue.shift();
-      try {
-        if (message.type === "events") await playEvents(message.events || []);
-        else {
-          applyStateMessage(s, message);
-          render();
-        }
-      } catch (err) {
-        console.error(err); // the next state draws the board whole
-      }
-    }
-    running = false;
-  }
-
   async function playEvents(events) {
     const stage = root.querySelector(".board-page");
-    const animate = Boolean(stage && s.view) && queue.length < 4;
+    const animate = Boolean(stage && s.view) && feed.pending < 4;
     for (const event of events) {
       const sentence = eventSentence(event, words());
       if (sentence) say.announce(sentence.text);
@@ -138,13 +111,13 @@ export function mountBoard(root, code) {
   }
 
   render();
-  socket.connect();
+  feed.start();
 
   return {
     rerender: render,
     destroy() {
       destroyed = true;
-      socket.close();
+      feed.destroy();
       say.reset();
       document.body.classList.remove("board-mode");
     },

@@ -1,8 +1,9 @@
-// The table's WebSocket (docs/protocol.md): connects with the seat's token (none: spectator),
-// hands every message to `onMessage`, and reconnects by itself after a loss, waiting a little
-// longer each time (up to 5 s). `onStatus` hears "open", "lost", "closed" and "refused".
+// The table's WebSocket (docs/protocol.md), under feed.js, which orders what it hands on for
+// every page: connects with the seat's token (none: spectator), hands every message to
+// `onMessage`, and reconnects by itself after a loss, waiting a little longer each time (up to
+// 5 s). `onStatus` hears "open", "lost", "closed" and "refused".
 //
-// The table tells it the version of the last state it applied (`setVersion`); every connection
+// The feed tells it the version of the last state taken in (`setVersion`); every connection
 // after that asks for what it missed with `since=VERSION`, and the server answers with one
 // `events` message before the `state`. That first message is handed on with `{resync: true}`.
 //

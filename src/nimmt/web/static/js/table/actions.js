@@ -3,20 +3,20 @@
 // the version of the state they answer; one made while the connection is lost waits in the
 // outbox and is sent once a state shows it still makes sense (state.js outboxStillValid).
 //
-// `ctx`: `{ root, code, s, socket, render(), say (announce.js), closeLeaveDialog(),
+// `ctx`: `{ root, code, s, feed (feed.js), render(), say (announce.js), closeLeaveDialog(),
 // skipAnimation() }`.
 
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
 import { NAME_MAX, cleanName, nameProblem } from "../names.js";
-import { chosenCard, clearSeat, isSeated, outboxStillValid } from "./state.js";
+import { chosenCard, clearSeat, isSeated, outboxStillValid } from "../kit/state.js";
 
 export function createActions(ctx) {
-  const { root, code, s, socket, say } = ctx;
+  const { root, code, s, feed, say } = ctx;
 
   function send(message) {
     const withVersion = { ...message, version: s.version };
-    if (socket.send(withVersion) === null) {
+    if (feed.send(withVersion) === null) {
       s.outbox = message; // sent again once the connection is back
       return false;
     }
@@ -25,7 +25,7 @@ export function createActions(ctx) {
 
   function sendOutbox() {
     const waiting = s.outbox;
-    if (!waiting || !socket.isOpen || !s.view) return;
+    if (!waiting || !feed.isOpen || !s.view) return;
     s.outbox = null;
     if (outboxStillValid(s.view, waiting)) send(waiting);
   }
@@ -87,7 +87,7 @@ export function createActions(ctx) {
       safeSet(tokenKey(code), seat.token);
       s.token = seat.token;
       s.joining = false;
-      socket.reconnectAs(seat.token);
+      feed.reconnectAs(seat.token);
     } catch (err) {
       s.joining = false;
       s.joinError = apiErrorText(err);
@@ -99,7 +99,7 @@ export function createActions(ctx) {
   /** This page holds no seat any more: forget the token, and reconnect as a spectator later. */
   function forgetSeat() {
     safeSet(tokenKey(code), null);
-    socket.token = null;
+    feed.token = null;
     clearSeat(s);
     ctx.closeLeaveDialog();
   }
@@ -109,7 +109,7 @@ export function createActions(ctx) {
     const message = { type: "leave" };
     if (bot) message.bot = bot;
     // No version: leaving is not an answer to the current decision, so it is never stale.
-    const requestId = socket.send(message);
+    const requestId = feed.send(message);
     if (requestId === null) {
       say.showToast(t("table.leave_offline"));
       return;

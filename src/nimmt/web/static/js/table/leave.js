@@ -5,7 +5,7 @@
 
 import { clear, h } from "../dom.js";
 import { has, t } from "../i18n.js";
-import { botLabel } from "./text.js";
+import { botLabel } from "../kit/text.js";
 
 /** `root`: the table page (for the focus); `isGone()`: the page was left meanwhile. */
 export function createLeaveDialog({ root, onLeave, isGone }) {

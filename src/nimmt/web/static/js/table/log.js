@@ -14,7 +14,7 @@
 // is `{ card, seat }` while the table waits for that seat to choose a row, else null.
 
 import { bullheads } from "../cards.js";
-import { lowestFirst } from "./state.js";
+import { lowestFirst } from "../kit/state.js";
 
 const ROW_LENGTH = 5; // a row holds five cards: the sixth takes them
 

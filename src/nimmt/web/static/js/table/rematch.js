@@ -1,6 +1,7 @@
 // Playing again by agreement (docs/protocol.md, `rematch`): after game over each person seated
 // says whether they want another game; it starts when every one of them does (bots always do).
-// Pure functions over the table's `rematch` summary and the `rematch_vote` event; no DOM.
+// Pure functions over the table's `rematch` summary; no DOM. The `rematch_vote` event's sentence,
+// which every page says, is kit/text.js rematchVoteSentence.
 
 /**
  * Where the agreement stands for this page: `{ ready, needed, mine, count, total }`, or null
@@ -29,15 +30,4 @@ export function rematchText(status, words) {
   if (!status.count) return count;
   const names = formatList(status.ready.map((seat) => (seat === me ? t("seat.you") : nameOf(seat))));
   return t("rematch.ready_names", { count, names });
-}
-
-/** The sentence for a `rematch_vote` event (a notice everybody sees). */
-export function rematchVoteSentence(event, words) {
-  const { t, nameOf, me } = words;
-  const mine = event.seat === me;
-  const name = nameOf(event.seat);
-  let key;
-  if (event.agree) key = mine ? "rematch.vote_you" : "rematch.vote";
-  else key = mine ? "rematch.withdrawn_you" : "rematch.withdrawn";
-  return { text: t(key, { name }), notice: true };
 }

@@ -8,7 +8,6 @@
 // so a replay or a board view can use them with its own names, and tests with a stub.
 
 import { lowestFirst, mayBeLastRound, seatsOver } from "./state.js";
-import { rematchVoteSentence } from "./rematch.js";
 
 /** A bot level's name in the page's language ("medium" -> "Medium"), else the level itself. */
 export const botLabel = (name, words) =>
@@ -22,6 +21,17 @@ export function winnersText(winners, totals, words) {
   if (winners.length === 1 && winners[0] === me) return t("table.winner_you", { count: total });
   if (winners.length === 1) return t("table.winner_one", { name: names, count: total });
   return t("table.winners_many", { names, count: total });
+}
+
+/** The sentence for a `rematch_vote` event (a notice everybody sees). */
+export function rematchVoteSentence(event, words) {
+  const { t, nameOf, me } = words;
+  const mine = event.seat === me;
+  const name = nameOf(event.seat);
+  let key;
+  if (event.agree) key = mine ? "rematch.vote_you" : "rematch.vote";
+  else key = mine ? "rematch.withdrawn_you" : "rematch.withdrawn";
+  return { text: t(key, { name }), notice: true };
 }
 
 /**

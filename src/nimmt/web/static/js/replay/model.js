@@ -7,8 +7,8 @@
 // `{kind: "deal"|"turn"|"scored", round, turn, rows, rows_before, hands, revealed, row_chosen,
 // events, penalties, totals, score_sheet, outcome}`, computed by the rules engine.
 
-import { lowestFirst } from "./table/state.js";
-import { eventSentence, winnersText } from "./table/text.js";
+import { lowestFirst } from "../kit/state.js";
+import { eventSentence, winnersText } from "../kit/text.js";
 
 /**
  * The position a link asks for: `#r2t5` (round 2, turn 5; turn 0 is the deal), `#r2end` (round

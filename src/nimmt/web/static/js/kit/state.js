@@ -24,8 +24,6 @@ export function createState(code, { token = null, joinName = "", speed = 1 } = {
     you: null,
     table: null,
     view: null,
-    connection: "connecting", // "open" | "lost" | "closed"
-    everOpen: false,
     fatal: null, // an error code that ends this page (table_not_found, forbidden_origin)
     pendingCard: null, // the card sent and not yet confirmed by a state
     outbox: null, // an action made while the connection was lost
@@ -43,7 +41,6 @@ export function createState(code, { token = null, joinName = "", speed = 1 } = {
     lastSheetShown: false, // the score sheet was drawn last time (focus goes to it when it opens)
     sheetOpenedAt: 0, // when the score sheet opened (performance.now()): its entrance runs once
     animating: false,
-    lastEventsVersion: -1, // the newest `events` message taken in (a catch-up may repeat some)
     bots: null, // the bot levels (GET /api/bots), loaded when the leave dialog first opens
     leaving: false, // a `leave` was sent and its `seat_left` has not come yet
     leaveRequest: null,
@@ -204,18 +201,6 @@ export function outboxStillValid(view, waiting) {
     return view.hand.includes(waiting.card);
   }
   return false;
-}
-
-/**
- * Take in an `events` message: false when it repeats one already taken in (a catch-up after a
- * reconnection can repeat events still waiting in the queue).
- */
-export function acceptEvents(s, message) {
-  if (Number.isInteger(message.version)) {
-    if (message.version <= s.lastEventsVersion) return false;
-    s.lastEventsVersion = message.version;
-  }
-  return true;
 }
 
 /** A catch-up of more than about one turn is summed up, not replayed. */
