@@ -17,7 +17,7 @@ from server_helpers import Message, create_table, join, receive_until, service_o
 from starlette.testclient import TestClient, WebSocketTestSession
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
-DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
 
 
 def documented_codes() -> set[str]:

@@ -24,7 +24,7 @@ from nimmt.engine import Game, SeatView, total_bullheads
 from nimmt.server.coach import COACH_NICENESS, CoachPool, CoachRunner, InlineCoach
 from nimmt.server.storage import MemoryStorage, SeatRecord, SqlStorage, TableRecord, TableStatus
 
-GOLDEN = Path(__file__).parents[1] / "records" / "golden"
+GOLDEN = Path(__file__).parents[2] / "records" / "golden"
 GREEDY = {"kind": "bot", "bot": "greedy"}
 CREATED = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 

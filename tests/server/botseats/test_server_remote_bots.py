@@ -191,7 +191,7 @@ def test_the_command_fails_with_one_line(server: Served, case: str, expected: st
 
 
 def test_the_protocol_pages_python_example_plays_two_seats(server: Served) -> None:
-    page = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    page = (Path(__file__).parents[3] / "docs" / "protocol.md").read_text(encoding="utf-8")
     section = page.split("## 5. A remote bot in Python", 1)[1]
     example = section.split("```python\n", 1)[1].split("```", 1)[0]
     table = new_table(
@@ -210,7 +210,7 @@ def test_the_protocol_pages_python_example_plays_two_seats(server: Served) -> No
 
 
 def test_a_program_bot_plays_a_web_table_through_the_command(server: Served) -> None:
-    example = Path(__file__).parents[2] / "docs" / "examples" / "lowest_bot.py"
+    example = Path(__file__).parents[3] / "docs" / "examples" / "lowest_bot.py"
     table = new_table(server, [{"kind": "bot", "bot": "medium"}, {"kind": "human"}])
     url = f"{server.http}{table['url']}"
     command = nimmt_bot(url, "--bot", f"cmd:{sys.executable} {example}")

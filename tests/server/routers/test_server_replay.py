@@ -16,7 +16,7 @@ from nimmt.engine import bullheads
 from nimmt.records import replay_record
 from nimmt.server.replay import replay_steps
 
-GOLDEN = Path(__file__).parents[1] / "records" / "golden"
+GOLDEN = Path(__file__).parents[2] / "records" / "golden"
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
 
 
@@ -203,7 +203,7 @@ def test_the_client_tests_fixture_is_the_engine_replay_of_the_golden_game() -> N
     """tests/js/fixtures/full_game.replay.json, which the client's node tests step through, is
     exactly what the server answers for tests/records/golden/full_game.json. After a deliberate
     change, write it again with ``replay_steps`` (one step per line)."""
-    fixture = Path(__file__).parents[1] / "js" / "fixtures" / "full_game.replay.json"
+    fixture = Path(__file__).parents[2] / "js" / "fixtures" / "full_game.replay.json"
     expected = json.loads(json.dumps(replay_steps((GOLDEN / "full_game.json").read_text())))
     assert json.loads(fixture.read_text()) == expected
 
