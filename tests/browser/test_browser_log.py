@@ -13,8 +13,8 @@ import time
 from typing import Any
 
 import pytest
-from browser_helpers import Server
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server
 from websockets.sync.client import connect
 
 from nimmt.engine import total_bullheads

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from engine_helpers import ROWS, example_game
+from tests.engine.engine_helpers import ROWS, example_game
 
 from nimmt.engine import (
     CardAlreadyChosenError,

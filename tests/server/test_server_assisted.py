@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Message, create_table, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import Message, create_table, receive_until, service_of, snapshot
 
 from nimmt.engine import Game, Phase, deal_cards
 from nimmt.server.storage import SqlStorage

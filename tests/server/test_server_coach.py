@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Message, create_table, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import Message, create_table, receive_until, service_of, snapshot
 
 import nimmt.server.coach as coach_module
 from nimmt.bots.analysis import review

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import (
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+from tests.server.server_helpers import (
     Message,
     Player,
     Replayer,
@@ -23,8 +25,6 @@ from server_helpers import (
     stored_actions,
     wait_ready,
 )
-from sqlalchemy import create_engine, text
-from starlette.testclient import TestClient
 
 import throwaway
 from nimmt.server import Settings, create_app

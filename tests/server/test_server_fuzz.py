@@ -13,8 +13,15 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Message, create_table, join, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import (
+    Message,
+    create_table,
+    join,
+    receive_until,
+    service_of,
+    snapshot,
+)
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"

@@ -8,8 +8,8 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from server_helpers import Message, create_table, join, receive_until, snapshot
 from starlette.testclient import TestClient
+from tests.server.server_helpers import Message, create_table, join, receive_until, snapshot
 
 from nimmt.server.service import GameService
 from nimmt.server.storage import MemoryStorage

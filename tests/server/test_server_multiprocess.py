@@ -13,7 +13,7 @@ from typing import Any
 
 import psutil
 import pytest
-from server_helpers import (
+from tests.server.server_helpers import (
     Message,
     Player,
     Replayer,

@@ -9,8 +9,8 @@ import asyncio
 from typing import Any
 
 import pytest
-from server_helpers import receive_until
 from starlette.testclient import TestClient
+from tests.server.server_helpers import receive_until
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.service import GameService

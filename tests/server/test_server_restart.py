@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from server_helpers import free_port, http
+from tests.server.server_helpers import free_port, http
 
 from nimmt.records import replay_record
 
