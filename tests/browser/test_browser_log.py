@@ -154,7 +154,7 @@ def play_everyone(server: Server, code: str, tokens: list[str]) -> None:
     deadline = time.monotonic() + 120
     with contextlib.ExitStack() as stack:
         sockets = [stack.enter_context(connect(f"{base}/ws/{code}?token={t}")) for t in tokens]
-        over = set()
+        over: set[int] = set()
         while len(over) < len(sockets):
             assert time.monotonic() < deadline, "the game did not end within 120 s"
             for seat, socket in enumerate(sockets):

@@ -19,7 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
-import psutil
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
 
 from nimmt.records import replay_record

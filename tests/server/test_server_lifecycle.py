@@ -20,7 +20,7 @@ GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 def is_state(message: Message) -> bool:
-    return message["type"] == "state"
+    return bool(message["type"] == "state")
 
 
 def events_of(message: Message) -> list[str]:

@@ -11,14 +11,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
 from tests.server.server_helpers import (
     Message,
     Player,
     Replayer,
     Served,
-    free_port,
     http,
     launch_server,
     start_server,
@@ -30,6 +29,7 @@ from typer.testing import CliRunner
 
 import throwaway
 from nimmt.cli import app
+from throwaway import free_port
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 AGREED = ("version", "rows", "has_chosen", "totals", "round", "turn", "phase", "waiting_for")
@@ -240,7 +240,8 @@ def worker_of(server: psutil.Process, local_port: int, port: int) -> int | None:
                 and connection.raddr
                 and connection.raddr.port == local_port
             ):
-                return child.pid
+                pid: int = child.pid
+                return pid
     return None
 
 

@@ -144,6 +144,7 @@ def test_when_the_last_holdout_leaves_the_others_play_again() -> None:
 def test_the_vote_over_http_and_the_socket(make_client) -> None:  # type: ignore[no-untyped-def]
     client: TestClient = make_client(deal_seed=4)
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    assert client.portal is not None  # a started client
     code = client.portal.call(service.create_table, [HUMAN, HUMAN, GREEDY])
     tokens = {}
     for name in ("Ana", "Ben"):

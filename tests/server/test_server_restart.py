@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from tests.server.server_helpers import free_port, http
+from tests.server.server_helpers import http
 
 from nimmt.records import replay_record
+from throwaway import free_port
 
 Message = dict[str, Any]
 NIMMT = Path(sys.executable).with_name("nimmt")

@@ -218,7 +218,7 @@ def test_a_join_stands_when_the_deal_after_it_cannot_be_stored() -> None:
         seat, token = await service.join(code, "Ben")  # stored, though the deal is not
         table = service._tables[code]
         assert seat == 1 and table.seat_of_token(token) == 1
-        assert table.game.phase is Phase.DEALING and table.game.round == 0
+        assert (table.game.phase, table.game.round) == (Phase.DEALING, 0)
         storage.broken = False
         for _ in range(1000):  # the deal is retried by itself
             if table.game.round == 1:
