@@ -8,6 +8,7 @@ import asyncio
 import json
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from tests.server.server_helpers import (
     stored_actions,
     wait_ready,
 )
+from tests.waiting import wait_until_async
 from typer.testing import CliRunner
 
 import throwaway
@@ -276,12 +278,12 @@ async def two_workers(served: Served) -> None:
             state = await player.until(lambda s: s["view"]["phase"] == "choosing_cards")
             assert state["you"]["seat"] == attempt % 2
             local_port = player.ws.local_address[1]
-            pid = None
-            for _ in range(50):
-                pid = worker_of(server, local_port, served.port)
-                if pid is not None:
-                    break
-                await asyncio.sleep(0.02)
+            pid = await wait_until_async(
+                partial(worker_of, server, local_port, served.port),
+                timeout=10,
+                interval=0.02,
+                message="no worker process holds the connection",
+            )
             assert pid is not None
             workers.add(pid)
             if len(workers) == 2 and attempt >= 5:
