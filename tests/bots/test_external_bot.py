@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
 
 from nimmt.arena import play_deal

@@ -11,6 +11,7 @@ import pytest
 
 from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot, strong
 from nimmt.bots.batchsim import EMPTY, batch_from_rows, sample_hands
+from nimmt.bots.belief import belief
 from nimmt.bots.montecarlo import card_scores
 from nimmt.bots.policy import (
     FEATURE_NAMES,
@@ -191,7 +192,8 @@ def test_hard_gives_more_deals_only_to_the_close_cards_while_it_has_time(
 
     def counting(*args: Any, slots: Any = None, **options: Any) -> Any:
         tried.append(len(view.hand) if slots is None else len(slots))
-        return card_scores(*args, slots=slots, **options)
+        options["slots"] = slots  # in **options: beside *args, mypy would see it given twice
+        return card_scores(*args, **options)
 
     monkeypatch.setattr(strong, "card_scores", counting)
     bot = make_bot("hard", 3)
@@ -212,7 +214,7 @@ def test_hard_uses_beliefs_from_four_seats_and_once_a_turn_was_played(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     used: list[tuple[int, int]] = []
-    original = strong.belief
+    original = belief  # what strong calls (from nimmt.bots.belief)
 
     def recording(view: SeatView, *args: Any) -> Any:
         used.append((view.players, view.turn))

@@ -13,6 +13,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.waiting import wait_until
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -40,20 +42,22 @@ def start_server(db: Path, log: Path, port: int) -> tuple[subprocess.Popen[bytes
     with log.open("ab") as output:
         process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
+
+    def healthy() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"nimmt serve exited with status {process.returncode}: see {log}")
         try:
             with urllib.request.urlopen(base_url + "/healthz", timeout=2) as response:
-                if json.loads(response.read()) == {"status": "ok"}:
-                    return process, base_url
+                return bool(json.loads(response.read()) == {"status": "ok"})
         except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError("nimmt serve did not answer /healthz within 60 s")
-        time.sleep(0.2)
+            return False
+
+    try:
+        wait_until(healthy, timeout=60, interval=0.2, message="nimmt serve did not answer /healthz")
+    except AssertionError:
+        process.kill()
+        raise
+    return process, base_url
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, start_server, stop_server
+from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, start_server, stop_server
 
 from throwaway import free_port
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from browser_helpers import Server
+from tests.browser.browser_helpers import Server
 
 from nimmt.engine import Game, Phase, deal_cards
 

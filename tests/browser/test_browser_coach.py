@@ -15,9 +15,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
-from browser_helpers import Server, play_to_the_end
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server, play_to_the_end
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import Server
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 import pytest
-from browser_helpers import Server, open_table_as
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server, open_table_as
 
 pytestmark = pytest.mark.browser
 

@@ -13,8 +13,8 @@ import time
 from typing import Any
 
 import pytest
-from browser_helpers import Server
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server
 from websockets.sync.client import connect
 
 from nimmt.engine import total_bullheads
@@ -154,7 +154,7 @@ def play_everyone(server: Server, code: str, tokens: list[str]) -> None:
     deadline = time.monotonic() + 120
     with contextlib.ExitStack() as stack:
         sockets = [stack.enter_context(connect(f"{base}/ws/{code}?token={t}")) for t in tokens]
-        over = set()
+        over: set[int] = set()
         while len(over) < len(sockets):
             assert time.monotonic() < deadline, "the game did not end within 120 s"
             for seat, socket in enumerate(sockets):

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import start_server, stop_server
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import start_server, stop_server
 
 from throwaway import free_port
 

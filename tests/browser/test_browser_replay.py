@@ -12,8 +12,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
-from browser_helpers import Server
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server
 
 pytestmark = pytest.mark.browser
 

@@ -15,12 +15,12 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
-import psutil
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
+from tests.waiting import wait_until
 
 from nimmt.records import replay_record
 
@@ -207,10 +207,19 @@ def interrupt_when_started(command: list[str], marker: str) -> tuple[int, str]:
         assert process.stdin is not None
         process.stdin.write(PERSON_INPUT[:4096])  # within a pipe's buffer: enough for a turn
         process.stdin.flush()
-        deadline = time.monotonic() + DEADLINE
-        while len(live_processes(marker)) < 2:  # the program and the process it started
-            assert time.monotonic() < deadline and process.poll() is None, process.stderr
-            time.sleep(0.05)
+
+        def started() -> bool:
+            if len(live_processes(marker)) >= 2:  # the program and the process it started
+                return True
+            assert process.poll() is None, process.stderr
+            return False
+
+        wait_until(
+            started,
+            timeout=DEADLINE,
+            interval=0.05,
+            message="the program and the process it starts did not both run",
+        )
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=DEADLINE)
     finally:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from engine_helpers import HANDS, ROWS, example_game
+from tests.engine.engine_helpers import HANDS, ROWS, example_game
 
 from nimmt.engine import (
     CardAlreadyChosenError,

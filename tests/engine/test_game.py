@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from engine_helpers import ROWS, example_game
+from tests.engine.engine_helpers import ROWS, example_game
 
 from nimmt.engine import (
     CardAlreadyChosenError,
@@ -61,7 +61,7 @@ def test_card_not_in_hand() -> None:
     game = example_game()
     assert_refused(game, CardNotInHandError, lambda: game.play(0, 15))
     assert_refused(game, CardNotInHandError, lambda: game.play(0, 105))
-    assert_refused(game, CardNotInHandError, lambda: game.play(0, "14"))
+    assert_refused(game, CardNotInHandError, lambda: game.play(0, "14"))  # type: ignore[arg-type]
     assert_refused(game, CardNotInHandError, lambda: game.play(0, True))  # seat 0 holds 1
     assert_refused(game, CardNotInHandError, lambda: game.play_turn([True, 15, 44, 61]))
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test
+from pettingzoo.test import parallel_api_test  # type: ignore[import-untyped]
 
 from nimmt.env import EnvConfigError, IllegalActionError, Layout, parallel_env
 

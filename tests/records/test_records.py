@@ -58,7 +58,7 @@ def test_an_empty_game_is_a_valid_record() -> None:
 
 
 def _mutate(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    record = copy.deepcopy(WORKED)
+    record: dict[str, Any] = copy.deepcopy(WORKED)
     change(record)
     return record
 

@@ -49,7 +49,7 @@ def serve_held(hold: Path, arguments: list[str]) -> None:
         runner: BotRunner = BotPool(processes) if processes > 0 else InlineBots()
         return real_create_app(settings, bots=HeldBots(runner, hold), **options)
 
-    nimmt.server.create_app = create_app  # type: ignore[assignment]  # what `nimmt serve` calls
+    nimmt.server.create_app = create_app  # what `nimmt serve` calls
     sys.argv = ["nimmt", "serve", *arguments]
     main()
 

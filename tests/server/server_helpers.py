@@ -21,6 +21,7 @@ import orjson
 import websockets
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.waiting import wait_until
 
 from nimmt.engine import total_bullheads
 from nimmt.server.serialize import state_message, view_to_json
@@ -164,17 +165,26 @@ def wait_ready(*servers: Served, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     try:
         for served in servers:
-            while True:
-                assert served.process.poll() is None, "the server ended:\n" + served.log.read_text()
-                with contextlib.suppress(OSError, ValueError):
-                    if http("GET", f"{served.http}/healthz") == {"status": "ok"}:
-                        break
-                assert time.monotonic() < deadline, "no server:\n" + served.log.read_text()
-                time.sleep(0.1)
+            _wait_healthy(served, deadline - time.monotonic())
     except BaseException:
         for served in servers:
             stop_server(served)
         raise
+
+
+def _wait_healthy(served: Served, timeout: float) -> None:
+    def healthy() -> bool:
+        assert served.process.poll() is None, "the server ended:\n" + served.log.read_text()
+        with contextlib.suppress(OSError, ValueError):
+            return bool(http("GET", f"{served.http}/healthz") == {"status": "ok"})
+        return False
+
+    wait_until(
+        healthy,
+        timeout=timeout,
+        interval=0.1,
+        message=lambda: "no server:\n" + served.log.read_text(),
+    )
 
 
 def start_server(db: str, log: Path, **options: Any) -> Served:

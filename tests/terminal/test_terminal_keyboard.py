@@ -21,6 +21,7 @@ import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, cast
 
 import pytest
 from rich.console import Console
@@ -99,7 +100,9 @@ def play_on_the_pty(
     monkeypatch.setattr(sys, "stdin", terminal)
     answerer = Answerer(master)
     person = ImpatientPerson(master, slave, answerer)
-    console = Console(file=answerer, width=110, color_system=None, force_terminal=False)
+    console = Console(
+        file=cast(IO[str], answerer), width=110, color_system=None, force_terminal=False
+    )
     err = Console(file=io.StringIO(), width=110, color_system=None)
     try:
         status = run(settings, console=console, err_console=err, sleep=person)
@@ -148,7 +151,7 @@ def test_ctrl_c_during_the_account_puts_the_echo_back(
 
     monkeypatch.setattr(sys, "stdin", open(os.dup(slave), encoding="utf-8"))  # noqa: SIM115
     answerer = Answerer(master)
-    console = Console(file=answerer, width=110, color_system=None)
+    console = Console(file=cast(IO[str], answerer), width=110, color_system=None)
     status = run(
         PlaySettings(players=3, seed=3, delay=0.5),
         console=console,

@@ -9,14 +9,14 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Message, create_table, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import Message, create_table, receive_until, service_of, snapshot
 
 from nimmt.engine import Game, Phase, deal_cards
 from nimmt.server.storage import SqlStorage
@@ -77,6 +77,10 @@ def state_after(ws: WebSocketTestSession, version: int) -> Message:
     return message
 
 
+def state_of(version: int) -> Callable[[Message], bool]:
+    return lambda m: m["type"] == "state" and m["version"] == version
+
+
 def error_of(ws: WebSocketTestSession, message: Message) -> Message:
     ws.send_json(message)
     answer = receive_until(ws, lambda m: m["type"] in ("error", "state"))
@@ -131,9 +135,7 @@ def test_a_whole_game_is_entered_and_watched_live(client: TestClient, tmp_path: 
             ws.send_json(entry.message())
             state = state_after(ws, version)
             version = state["version"]
-            shown = receive_until(
-                watcher, lambda m, v=version: m["type"] == "state" and m["version"] == v, seen
-            )
+            shown = receive_until(watcher, state_of(version), seen)
             assert shown["view"] == state["view"] and shown["table"]["assisted"] is True
         # The spectator saw every turn revealed and placed, and no (filled-in) hand.
         kinds = [e["type"] for m in seen if m["type"] == "events" for e in m["events"]]
@@ -279,7 +281,8 @@ def test_undo_goes_back_several_entries_across_a_row_choice(
         nonlocal state
         ws.send_json({"type": "assist_undo", "version": state["version"]})
         state = state_after(ws, state["version"])
-        return state["view"]
+        view: Message = state["view"]
+        return view
 
     view = undo()  # the second turn
     assert view["turn"] == 1 and view["rows"] == [[10], [20, 21], [5], [40, 41]]

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import (
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+from tests.server.server_helpers import (
     Message,
     Player,
     Replayer,
@@ -23,8 +26,6 @@ from server_helpers import (
     stored_actions,
     wait_ready,
 )
-from sqlalchemy import create_engine, text
-from starlette.testclient import TestClient
 
 import throwaway
 from nimmt.server import Settings, create_app
@@ -55,12 +56,16 @@ def check_history(db: str, code: str, players: list[Player]) -> None:
 # ------------------------------------------------------------------------------- the bus
 
 
+def at_least(version: int) -> Callable[[Message], bool]:
+    return lambda state: bool(state["version"] >= version)
+
+
 async def settle(db: str, code: str, players: list[Player]) -> None:
     """Every socket reaches the stored version (a bot may still be moving: bounded retries)."""
     for _ in range(20):
         target = stored_actions(db, code)[-1]["seq"]
         for player in players:
-            await player.until(lambda s, target=target: s["version"] >= target, 30)
+            await player.until(at_least(target), 30)
         if {p.state["version"] for p in players if p.state} == {target} and (
             stored_actions(db, code)[-1]["seq"] == target
         ):
@@ -234,7 +239,9 @@ async def storm(db: str, base_ws: str, api: str) -> None:
         await asyncio.gather(*(p.until(bot_chose) for p in players))
         engine = create_engine(db)
         with engine.connect() as connection:
-            stored = dict(connection.execute(text("select code, version from tables")).all())
+            stored: dict[str, int] = dict(
+                connection.execute(text("select code, version from tables")).all()
+            )
         engine.dispose()
         for player in players:
             assert player.state is not None and player.state["version"] == stored[player.code]

@@ -6,21 +6,23 @@ before the kill, and play the game to its end."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import websockets
-from server_helpers import free_port, http
+from tests.server.server_helpers import http
+from tests.waiting import wait_until
 
 from nimmt.records import replay_record
+from throwaway import free_port
 
 Message = dict[str, Any]
 NIMMT = Path(sys.executable).with_name("nimmt")
@@ -37,17 +39,20 @@ def server(db_url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes
             stderr=subprocess.STDOUT,
             env=env,
         )
+
+    def up() -> bool:
+        assert process.poll() is None, log.read_text()
+        with contextlib.suppress(OSError):
+            return bool(http("GET", f"http://127.0.0.1:{port}/healthz") == {"status": "ok"})
+        return False
+
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if http("GET", f"http://127.0.0.1:{port}/healthz") == {"status": "ok"}:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not come up:\n" + log.read_text()
-            time.sleep(0.1)
+        wait_until(
+            up,
+            timeout=30,
+            interval=0.1,
+            message=lambda: "the server did not come up:\n" + log.read_text(),
+        )
         yield process
     finally:
         if process.poll() is None:

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.waiting import wait_until_async
 
 from nimmt.engine import Phase, SeatView
 from nimmt.server.errors import ServiceError
@@ -146,10 +147,10 @@ def test_a_restarted_service_lets_a_waiting_bot_continue() -> None:
         second = GameService(storage, deal_seed=6, bot_delay=0)
         await second.start()
         table = second.book.tables[code]
-        for _ in range(1000):  # the bot's move runs as a task on this loop: let it run
-            if table.game.waiting_for() == (0,):
-                break
-            await asyncio.sleep(0.01)
+        # The bot's move runs as a task on this loop: let it run.
+        await wait_until_async(
+            lambda: table.game.waiting_for() == (0,), interval=0.01, message="the bot never played"
+        )
         assert table.game.waiting_for() == (0,)
         actions = storage.load_actions(code, 1)
         assert len(actions) == stored + 1
@@ -185,10 +186,9 @@ def test_a_broken_bot_does_not_stall_the_table(raises: bool) -> None:
         code = await service.create_table([HUMAN, SeatSpec("bot", "greedy")])
         table = service.book.tables[code]
         await service.join(code, "Ana")  # the last seat: the deal, then the bot's turn
-        for _ in range(1000):
-            if table.game.waiting_for() == (0,):
-                break
-            await asyncio.sleep(0.01)
+        await wait_until_async(
+            lambda: table.game.waiting_for() == (0,), interval=0.01, message="the bot never played"
+        )
         last = storage.load_actions(code, 1)[-1]
         assert (last.kind, last.seat, last.card) == ("play", 1, table.game.view(1).hand[0])
         await service.close()
@@ -218,12 +218,11 @@ def test_a_join_stands_when_the_deal_after_it_cannot_be_stored() -> None:
         seat, token = await service.join(code, "Ben")  # stored, though the deal is not
         table = service.book.tables[code]
         assert seat == 1 and table.seat_of_token(token) == 1
-        assert table.game.phase is Phase.DEALING and table.game.round == 0
+        assert (table.game.phase, table.game.round) == (Phase.DEALING, 0)
         storage.broken = False
-        for _ in range(1000):  # the deal is retried by itself
-            if table.game.round == 1:
-                break
-            await asyncio.sleep(0.01)
+        await wait_until_async(  # the deal is retried by itself
+            lambda: table.game.round == 1, interval=0.01, message="the deal was not retried"
+        )
         assert table.game.phase is Phase.CHOOSING_CARDS
         assert [a.kind for a in storage.load_actions(code, 1)] == ["join", "join", "deal"]
         await service.close()

@@ -9,7 +9,8 @@ import random
 import signal
 import subprocess
 import sys
-import time
+
+from tests.waiting import wait_until
 
 from nimmt.engine import Game, deal_cards
 from nimmt.server.botpool import WORKER_NICENESS, BotPool, InlineBots
@@ -77,7 +78,10 @@ def test_the_workers_end_when_the_server_is_killed() -> None:
     assert result.returncode == -signal.SIGKILL, result.stderr
     workers = [int(pid) for pid in result.stdout.split()]
     assert workers  # the pool starts workers as decisions need them
-    deadline = time.monotonic() + 30
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_until(
+        lambda: not any(_alive(pid) for pid in workers),
+        timeout=30,
+        interval=0.1,
+        message=lambda: f"workers still alive: {[pid for pid in workers if _alive(pid)]}",
+    )
     assert not any(_alive(pid) for pid in workers)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
-from server_helpers import create_table
+from tests.server.server_helpers import create_table
 
 PROGRAM = "cmd:touch /tmp/nimmt-should-never-exist"
 

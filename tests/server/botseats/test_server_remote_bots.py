@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import NIMMT, Served, http, launch_server, start_server, stop_server, wait_ready
+from tests.server.server_helpers import (
+    NIMMT,
+    Served,
+    http,
+    launch_server,
+    start_server,
+    stop_server,
+    wait_ready,
+)
 
 from nimmt.bots import make_bot
 from nimmt.client import ClientError, GameResult, play_seat

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Message, create_table, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import Message, create_table, receive_until, service_of, snapshot
 
 import nimmt.server.coach as coach_module
 from nimmt.bots.analysis import review
@@ -36,7 +36,7 @@ def coach_table(client: TestClient, seats: list[Message], coach: bool = True) ->
 
 
 def is_state(message: Message) -> bool:
-    return message["type"] == "state"
+    return bool(message["type"] == "state")
 
 
 def first_card_state(ws: WebSocketTestSession) -> Message:
@@ -146,7 +146,7 @@ def test_the_coach_scores_every_card_of_the_hand_for_the_asker_alone(make_client
             # Nobody else hears of it: after a ping, Ben and the spectator have had no coach.
             for other in (ws_ben, spectator):
                 other.send_json({"type": "ping", "request_id": "p"})
-                seen: list[Message] = []
+                seen = []
                 receive_until(other, lambda m: m["type"] == "pong", seen)
                 assert all(m["type"] != "coach" for m in seen)
             # Asking is no action: the table did not move, and nothing chose for Ana.
@@ -304,7 +304,7 @@ def test_no_decision_while_another_player_chooses_a_row(make_client: Any) -> Non
             break
         for seat in game.waiting_for():
             card = game.legal_cards(seat)[0 if seat == 0 else -1]
-            client.portal.call(partial(service.act, code, tokens[seat], "play", card=card))  # type: ignore[union-attr]
+            client.portal.call(partial(service.act, code, tokens[seat], "play", card=card))
     pending = game.pending_row_choice
     assert pending is not None
     with client.websocket_connect(f"/ws/{code}?token={tokens[1 - pending.seat]}") as waiting:

@@ -8,8 +8,9 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from server_helpers import Message, create_table, join, receive_until, snapshot
 from starlette.testclient import TestClient
+from tests.server.server_helpers import Message, create_table, join, receive_until, snapshot
+from tests.waiting import wait_until_async
 
 from nimmt.server.service import GameService
 from nimmt.server.storage import MemoryStorage
@@ -20,7 +21,7 @@ GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 def is_state(message: Message) -> bool:
-    return message["type"] == "state"
+    return bool(message["type"] == "state")
 
 
 def events_of(message: Message) -> list[str]:
@@ -139,10 +140,10 @@ def test_idle_tables_leave_memory_and_the_lobby_and_come_back() -> None:
         code = await service.create_table([SeatSpec("human"), SeatSpec("bot", "greedy")])
         _seat, token = await service.join(code, "Ana")
         table = service.book.tables[code]
-        for _ in range(1000):  # the bot's move runs as a task on this loop: let it run
-            if not table.bot_tasks:
-                break
-            await asyncio.sleep(0.01)
+        # The bot's move runs as a task on this loop: let it run.
+        await wait_until_async(
+            lambda: not table.bot_tasks, interval=0.01, message="the bot's move never ended"
+        )
         assert [t["code"] for t in (await service.list_tables())["tables"]] == [code]
         assert await service.evict_idle() == []  # Ana acted just now
         now[0] += timedelta(minutes=11)

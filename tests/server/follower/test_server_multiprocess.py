@@ -8,17 +8,17 @@ import asyncio
 import json
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
-from server_helpers import (
+from tests.server.server_helpers import (
     Message,
     Player,
     Replayer,
     Served,
-    free_port,
     http,
     launch_server,
     start_server,
@@ -26,10 +26,12 @@ from server_helpers import (
     stored_actions,
     wait_ready,
 )
+from tests.waiting import wait_until_async
 from typer.testing import CliRunner
 
 import throwaway
 from nimmt.cli import app
+from throwaway import free_port
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 AGREED = ("version", "rows", "has_chosen", "totals", "round", "turn", "phase", "waiting_for")
@@ -239,7 +241,8 @@ def worker_of(server: psutil.Process, local_port: int, port: int) -> int | None:
                 and connection.raddr
                 and connection.raddr.port == local_port
             ):
-                return child.pid
+                pid: int = child.pid
+                return pid
     return None
 
 
@@ -274,12 +277,12 @@ async def two_workers(served: Served) -> None:
             state = await player.until(lambda s: s["view"]["phase"] == "choosing_cards")
             assert state["you"]["seat"] == attempt % 2
             local_port = player.ws.local_address[1]
-            pid = None
-            for _ in range(50):
-                pid = worker_of(server, local_port, served.port)
-                if pid is not None:
-                    break
-                await asyncio.sleep(0.02)
+            pid = await wait_until_async(
+                partial(worker_of, server, local_port, served.port),
+                timeout=10,
+                interval=0.02,
+                message="no worker process holds the connection",
+            )
             assert pid is not None
             workers.add(pid)
             if len(workers) == 2 and attempt >= 5:

@@ -9,8 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from server_helpers import Message, create_table, join, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import (
+    Message,
+    create_table,
+    join,
+    receive_until,
+    service_of,
+    snapshot,
+)
 
 
 @dataclass

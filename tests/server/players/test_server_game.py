@@ -7,8 +7,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from server_helpers import Message, create_table, join, play_seat, receive_until, service_of
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import (
+    Message,
+    create_table,
+    join,
+    play_seat,
+    receive_until,
+    service_of,
+)
 
 from nimmt.records import replay_record
 

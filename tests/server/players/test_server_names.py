@@ -4,8 +4,8 @@ browser's ``Intl.Segmenter`` counts them), control and other invisible character
 from __future__ import annotations
 
 import pytest
-from server_helpers import create_table
 from starlette.testclient import TestClient
+from tests.server.server_helpers import create_table
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.table import NAME_MAX, clean_name, name_length

@@ -9,8 +9,8 @@ import asyncio
 from typing import Any
 
 import pytest
-from server_helpers import receive_until
 from starlette.testclient import TestClient
+from tests.server.server_helpers import receive_until
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.service import GameService
@@ -144,6 +144,7 @@ def test_when_the_last_holdout_leaves_the_others_play_again() -> None:
 def test_the_vote_over_http_and_the_socket(make_client) -> None:  # type: ignore[no-untyped-def]
     client: TestClient = make_client(deal_seed=4)
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    assert client.portal is not None  # a started client
     code = client.portal.call(service.create_table, [HUMAN, HUMAN, GREEDY])
     tokens = {}
     for name in ("Ana", "Ben"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import tomllib
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -160,8 +161,8 @@ def test_the_french_brand_reads_6_qui_prend(pages: dict[str, Page]) -> None:
 
 
 def test_the_served_pages_link_the_assistant_and_are_rendered_once(
-    make_client, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
     web_dir = tmp_path / "web"
     shutil.copytree(WEB_DIR, web_dir)
     client: TestClient = make_client(web_dir=web_dir)

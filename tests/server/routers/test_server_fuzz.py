@@ -13,8 +13,15 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Message, create_table, join, receive_until, service_of, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
+from tests.server.server_helpers import (
+    Message,
+    create_table,
+    join,
+    receive_until,
+    service_of,
+    snapshot,
+)
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 DOC = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
@@ -46,7 +53,8 @@ def answers(ws: WebSocketTestSession, tag: str) -> list[Message]:
 
 
 def stored(before: Message, after: Message) -> list[Any]:
-    return after["stored"][len(before["stored"]) :]
+    added: list[Any] = after["stored"][len(before["stored"]) :]
+    return added
 
 
 def test_duplicated_and_replayed_messages(make_client: Callable[..., TestClient]) -> None:
@@ -258,7 +266,7 @@ def test_random_messages_get_one_documented_answer(
             seen = answers(ana, f"x{next(counter)}")
             after = snapshot(client, code)
             errors = [m for m in seen if m["type"] == "error"]
-            outcomes.update(m.get("code", m["type"]) for m in seen)
+            outcomes.update(m["code"] if "code" in m else m["type"] for m in seen)
             pongs = [m for m in seen if m["type"] == "pong"]
             assert all(m["type"] in ("error", "pong", "events", "state") for m in seen), seen
             for error in errors:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from server_helpers import create_table
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.server.server_helpers import create_table
 
 from nimmt.bots import BOT_NAMES
 from nimmt.server.table import CODE_ALPHABET

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import create_table, play_seat
 from starlette.testclient import TestClient
+from tests.server.server_helpers import create_table, play_seat
 
 from nimmt.engine import bullheads
 from nimmt.records import replay_record

@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from server_helpers import create_table, join, receive_until, snapshot
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
+from tests.server.server_helpers import create_table, join, receive_until, snapshot
 
 from nimmt.server import Settings, create_app
 from nimmt.server.security import (

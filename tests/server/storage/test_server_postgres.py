@@ -5,9 +5,9 @@ a second app on the same database finds the table exactly as it was left."""
 from __future__ import annotations
 
 from alembic.script import ScriptDirectory
-from server_helpers import create_table
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
+from tests.server.server_helpers import create_table
 
 from nimmt.records import replay_record
 from nimmt.server import Settings, create_app
