@@ -5,7 +5,7 @@ cards, try every candidate in the same deals, play the rest of the round out and
 mean relative score. What changed:
 
 - who plays the futures: ``hard-v1``'s rollouts follow a noisy ``greedy``
-  (:class:`~nimmt.bots.levels.SoftminPolicy`), ``hard``'s follow
+  (:class:`~nimmt.bots.softmin.SoftminPolicy`), ``hard``'s follow
   :class:`~nimmt.bots.policy.ModelPolicy`, a model fitted to the card choices of the search
   itself (expert iteration), so that it predicts what a searching opponent does;
 - which deals it samples: hands that explain what the others played this round, by that same
@@ -31,9 +31,10 @@ from nimmt.bots.base import Bot
 from nimmt.bots.batchsim import IntArray, RolloutPolicy
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
-from nimmt.bots.levels import SoftminPolicy, apply_settings, scaled_samples
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
 from nimmt.bots.policy import ModelPolicy, shipped_weights
+from nimmt.bots.settings import apply_settings, scaled_samples
+from nimmt.bots.softmin import SoftminPolicy
 from nimmt.engine import SeatView
 
 POLICIES = ("model", "softmin")
