@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from nimmt.bots.base import Bot
+from nimmt.bots.base import Bot, Limit
 from nimmt.bots.external import ProgramBot, is_program
 from nimmt.bots.levels import HARD, MEDIUM, SearchBot, parse_settings
 from nimmt.bots.montecarlo import MonteCarloBot
@@ -38,8 +38,14 @@ class UnknownBotError(ValueError):
     """A bot name that nimmt does not know."""
 
 
-def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
+def make_bot(
+    name: str, rng: random.Random | int | None = None, *, limit: Limit | None = None
+) -> Bot:
     """The bot called ``name``, drawing its random choices from ``rng`` (a ``Random`` or seed).
+
+    ``limit`` is the time the bot may take for a card decision: a bot that can keep to one
+    (``hard`` and ``strong:...``) takes it, any other does its fixed amount of work. Without a
+    limit, the same seed gives the same games.
 
     A ``cmd:COMMAND`` bot is a program (:class:`~nimmt.bots.external.ProgramBot`), started at
     its first decision: whoever makes one closes it, or makes it inside a
@@ -61,7 +67,7 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
     if key == "medium":
         return SearchBot(MEDIUM, generator, "medium")
     if key == "hard":
-        return StrongBot(STRONG_HARD, generator, "hard")
+        return StrongBot(STRONG_HARD, generator, "hard", limit)
     if key == HARD_V1:
         return SearchBot(HARD, generator, HARD_V1)
     if key.startswith(("search:", "strong:")):
@@ -69,7 +75,7 @@ def make_bot(name: str, rng: random.Random | int | None = None) -> Bot:
         try:
             if kind == "search":
                 return SearchBot(parse_settings(settings), generator, key)
-            return StrongBot(parse_strong(settings), generator, key)
+            return StrongBot(parse_strong(settings), generator, key, limit)
         except ValueError as error:
             raise UnknownBotError(f"unknown bot {name!r}: {error}") from None
     if key.startswith("mc:"):

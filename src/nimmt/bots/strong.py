@@ -19,7 +19,6 @@ mean relative score. What changed:
 
 from __future__ import annotations
 
-import copy
 import random
 import time
 from dataclasses import dataclass, replace
@@ -27,7 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.bots.base import Bot
+from nimmt.bots.base import Limit
 from nimmt.bots.batchsim import IntArray, RolloutPolicy
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
@@ -80,7 +79,7 @@ class StrongSettings:
     a refinement stage starts only while less than half the budget is spent, so a busy machine
     makes the decision rougher rather than later. A limit makes play depend on the machine's
     speed: the arena's ``hard`` has none (the same seed gives the same games), the server's
-    has one (:func:`with_budget`)."""
+    has one (a :class:`~nimmt.bots.base.Limit` given to :class:`StrongBot`)."""
 
     def samples_for(self, players: int) -> int:
         """Fewer deals at big tables, where each one costs more."""
@@ -96,9 +95,15 @@ def parse_strong(text: str) -> StrongSettings:
 
 
 class StrongBot:
-    """Determinized Monte Carlo with learned-model rollouts (see the module's docstring)."""
+    """Determinized Monte Carlo with learned-model rollouts (see the module's docstring).
 
-    def __init__(self, settings: StrongSettings, rng: random.Random, name: str) -> None:
+    A ``limit`` with seconds replaces the settings' :attr:`~StrongSettings.budget`."""
+
+    def __init__(
+        self, settings: StrongSettings, rng: random.Random, name: str, limit: Limit | None = None
+    ) -> None:
+        if limit is not None and limit.seconds is not None:
+            settings = replace(settings, budget=limit.seconds)
         self.settings = settings
         self._rng = numpy_rng(rng)
         self._name = name
@@ -202,13 +207,3 @@ class StrongBot:
 
 HARD = StrongSettings()
 """The settings of ``hard``."""
-
-
-def with_budget(bot: Bot, seconds: float) -> Bot:
-    """``bot`` held to ``seconds`` per card decision if it is a :class:`StrongBot` (see
-    :attr:`StrongSettings.budget`); any other bot as it is."""
-    if not isinstance(bot, StrongBot):
-        return bot
-    limited = copy.copy(bot)
-    limited.settings = replace(bot.settings, budget=seconds)
-    return limited

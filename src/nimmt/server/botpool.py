@@ -23,8 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
-from nimmt.bots import make_bot
-from nimmt.bots.strong import with_budget
+from nimmt.bots import Limit, make_bot
 from nimmt.engine import SeatView
 
 WORKER_NICENESS = 10
@@ -50,7 +49,7 @@ only while it has time: :attr:`nimmt.bots.strong.StrongSettings.budget`)."""
 
 def decide(bot: str, seed: int, view: SeatView) -> int:
     """One decision of the bot called ``bot``, its randomness drawn from ``seed``."""
-    player = with_budget(make_bot(bot, seed), DECISION_BUDGET)
+    player = make_bot(bot, seed, limit=Limit(seconds=DECISION_BUDGET))
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
 
