@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from nimmt.bots import Analysis, NoDecisionError, analyze
-from nimmt.bots.analysis import past_decisions, review
 from nimmt.engine import DECK, Game, total_bullheads
 from nimmt.records import RecordError
+from nimmt.review import past_decisions, review
 
 GOLDEN = Path(__file__).parents[1] / "records" / "golden"
 

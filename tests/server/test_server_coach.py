@@ -19,8 +19,8 @@ from server_helpers import Message, create_table, receive_until, service_of, sna
 from starlette.testclient import TestClient, WebSocketTestSession
 
 import nimmt.server.coach as coach_module
-from nimmt.bots.analysis import review
 from nimmt.engine import Game, SeatView, total_bullheads
+from nimmt.review import review
 from nimmt.server.coach import COACH_NICENESS, CoachPool, CoachRunner, InlineCoach
 from nimmt.server.storage import MemoryStorage, SeatRecord, SqlStorage, TableRecord, TableStatus
 

@@ -3,7 +3,7 @@
 A seated person at a table whose creator allowed the coach may ask it (the socket's ``coach``
 message) to score every choice of their current decision: :func:`nimmt.bots.analyze` on that
 seat's own view, nothing else. After a game, ``GET /api/tables/{code}/analysis?seat=N`` scores
-every decision of one seat in the finished game's record (:func:`nimmt.bots.analysis.review`).
+every decision of one seat in the finished game's record (:func:`nimmt.review.review`).
 
 Both run in a worker process of their own (:class:`CoachPool`), apart from the bots' pool: a
 table's bots never wait behind the coach. :class:`CoachDesk` keeps the coach's work per table to
@@ -71,7 +71,7 @@ def analyse_view(view: SeatView, seed: int, samples: int) -> dict[str, Any]:
 
 def review_record(record: Mapping[str, Any], seat: int, samples: int) -> dict[str, Any]:
     """Every decision of ``seat`` in a finished game's record, as ``nimmt analyze --json``."""
-    from nimmt.bots.analysis import review
+    from nimmt.review import review
 
     return review(record, seat, samples=samples)
 
