@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nimmt.engine import DECK, HAND_SIZE, NUM_ROWS, Game, Phase, Turn
+from nimmt.engine import DECK, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NUM_ROWS, Game, Phase, Turn
+from nimmt.names import BadNameError, clean_names
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -251,21 +252,18 @@ Ask = Callable[[str], str]
 
 
 def check_names(text: str) -> tuple[str, ...]:
-    """The players' names from ``Ana,Ben,Cleo``, or :class:`InputRejected`."""
-    from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
-
-    names = tuple(name.strip() for name in text.split(","))
-    if any(not name for name in names):
-        raise InputRejected("--players: a player's name is empty")
+    """The players' names from ``Ana,Ben,Cleo``: 2 to 10, each a name by the rule of
+    :mod:`nimmt.names` and no two alike; or :class:`InputRejected`."""
+    try:
+        names = clean_names(text.split(","))
+    except BadNameError as error:
+        raise InputRejected(f"--players: {error}") from None
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise InputRejected(
             f"--players: classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
             f"not {len(names)}"
         )
-    for name in names:
-        if names.count(name) > 1:
-            raise InputRejected(f"--players: {name!r} is named twice")
-    return names
+    return tuple(names)
 
 
 class Session:
