@@ -15,8 +15,7 @@ from typing import Annotated
 import typer
 
 from nimmt.cli.errors import fail
-
-EXIT_INTERRUPTED = 130
+from nimmt.exits import EXIT_INTERRUPTED
 
 
 def assist(
