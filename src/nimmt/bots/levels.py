@@ -102,8 +102,8 @@ class SearchBot:
         return int(np.argmin(row_scores(view, samples, self._rng, self._policy())))
 
 
-MEDIUM = SearchSettings(samples=16, policy="softmin", temperature=1.0)
-"""The settings of ``medium``: the same search as ``hard`` with 64 times fewer deals."""
+MEDIUM_SETTINGS = SearchSettings(samples=16, policy="softmin", temperature=1.0)
+"""The settings of ``medium``: the same search as ``hard-v1`` with 64 times fewer deals."""
 
-HARD = SearchSettings(samples=1024, policy="softmin", temperature=1.0)
+HARD_V1_SETTINGS = SearchSettings(samples=1024, policy="softmin", temperature=1.0)
 """The settings of ``hard-v1``, the ``hard`` of before the learned rollout model."""

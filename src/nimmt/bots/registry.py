@@ -14,11 +14,10 @@ import random
 
 from nimmt.bots.base import Bot, Limit
 from nimmt.bots.external import ProgramBot, is_program
-from nimmt.bots.levels import HARD, MEDIUM, SearchBot, parse_settings
+from nimmt.bots.levels import HARD_V1_SETTINGS, MEDIUM_SETTINGS, SearchBot, parse_settings
 from nimmt.bots.montecarlo import MonteCarloBot
 from nimmt.bots.simple import GreedyBot, RandomBot
-from nimmt.bots.strong import HARD as STRONG_HARD
-from nimmt.bots.strong import StrongBot, parse_strong
+from nimmt.bots.strong import HARD_SETTINGS, StrongBot, parse_strong
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 """The levels offered to people, weakest first."""
@@ -65,11 +64,11 @@ def make_bot(
     if key == "easy":
         return MonteCarloBot(4, generator, "easy")
     if key == "medium":
-        return SearchBot(MEDIUM, generator, "medium")
+        return SearchBot(MEDIUM_SETTINGS, generator, "medium")
     if key == "hard":
-        return StrongBot(STRONG_HARD, generator, "hard", limit)
+        return StrongBot(HARD_SETTINGS, generator, "hard", limit)
     if key == HARD_V1:
-        return SearchBot(HARD, generator, HARD_V1)
+        return SearchBot(HARD_V1_SETTINGS, generator, HARD_V1)
     if key.startswith(("search:", "strong:")):
         kind, _, settings = key.partition(":")
         try:

@@ -205,5 +205,5 @@ class StrongBot:
         return int(np.argmin(row_scores(view, samples, self._rng, self._policy())))
 
 
-HARD = StrongSettings()
+HARD_SETTINGS = StrongSettings()
 """The settings of ``hard``."""
