@@ -220,7 +220,7 @@ class Assistant:
         for index, entry in enumerate(self.rounds):
             last = index == len(self.rounds) - 1
             pending = self.pending if last else None
-            game.deal_cards([[card] for card in entry.rows], self._hands(entry, pending))
+            game.apply_deal([[card] for card in entry.rows], self._hands(entry, pending))
             # Card by card, then the row: the events are those of the turn told while it
             # waited for the row choice, so what was told stays a prefix of the events.
             turns = [(turn.cards, turn.row) for turn in entry.turns]

@@ -55,7 +55,7 @@ def _replay_decisions(data: Mapping[str, Any], players: int, seat: int) -> Itera
     """The decisions of ``seat`` in a record already checked by ``replay_record``."""
     game = Game(players)
     for round_index, entry in enumerate(data["rounds"]):
-        game.deal_cards(entry["rows"], entry["hands"])
+        game.apply_deal(entry["rows"], entry["hands"])
         for turn_index, turn in enumerate(entry.get("turns") or []):
             cards = turn["cards"]
             view = game.view(seat)

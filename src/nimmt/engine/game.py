@@ -1,10 +1,11 @@
 """A whole game of classic 6 nimmt! for 2 to 10 players, with every rule checked.
 
 :class:`Game` is the rules engine's public face. Its transitions are verbs: :meth:`Game.deal`
-(chance, an explicit step with an injected RNG), :meth:`Game.play` (one hidden card from one
-seat, in any order), :meth:`Game.choose_row` (the pending decision of the one player whose card is
-below every row) and :meth:`Game.play_turn` (a whole turn as one joint action, for records and
-search). Its queries are nouns: :meth:`Game.view`, :attr:`Game.outcome`, :meth:`Game.legal_cards`.
+(chance, an explicit step with an injected RNG; :meth:`Game.apply_deal` for a given deal),
+:meth:`Game.play` (one hidden card from one seat, in any order), :meth:`Game.choose_row` (the
+pending decision of the one player whose card is below every row) and :meth:`Game.play_turn` (a
+whole turn as one joint action, for records and search). Its queries are nouns:
+:meth:`Game.view`, :attr:`Game.outcome`, :meth:`Game.legal_cards`.
 
 Rules (the rules page, ``/rules/en``): nothing is revealed until every player has chosen; the cards
 then resolve lowest first (see :mod:`nimmt.engine.core`); a card below every row pauses the turn
@@ -13,7 +14,7 @@ turns the round's bullheads are added to the totals; the game ends after a round
 has more than 66 (exactly 66 plays on), and every player with the lowest total wins.
 
 >>> game = Game(2)
->>> game.deal_cards(rows=[[12], [37], [43], [58]],
+>>> game.apply_deal(rows=[[12], [37], [43], [58]],
 ...                 hands=[list(range(1, 11)), list(range(60, 70))])
 >>> game.play(1, 61)
 >>> game.play(0, 3)
@@ -44,7 +45,7 @@ from nimmt.engine.cards import (
     NUM_ROWS,
     ROW_LIMIT,
 )
-from nimmt.engine.core import Placement, RoundState, deal_cards
+from nimmt.engine.core import Placement, RoundState, draw_deal
 from nimmt.engine.events import (
     CardChosen,
     CardPlaced,
@@ -359,14 +360,16 @@ class Game:
     # ------------------------------------------------------------- transitions
 
     def deal(self, rng: random.Random | int) -> None:
-        """Deal a new round from all 104 cards, shuffled by ``rng`` (a ``Random`` or a seed)."""
+        """Deal a new round from all 104 cards, shuffled by ``rng`` (a ``Random`` or a seed):
+        :func:`~nimmt.engine.core.draw_deal` draws it, :meth:`apply_deal` applies it."""
         self._check_phase(Phase.DEALING, "a round can be dealt only between rounds")
         generator = rng if isinstance(rng, random.Random) else random.Random(rng)
-        rows, hands = deal_cards(generator, self.players)
+        rows, hands = draw_deal(generator, self.players)
         self._start_round(rows, hands)
 
-    def deal_cards(self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
-        """Deal given cards (from a record): four one-card rows and ten cards for each seat."""
+    def apply_deal(self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
+        """Start a round with a given deal (from a record, or drawn elsewhere): four one-card
+        rows and ten cards for each seat."""
         self._check_phase(Phase.DEALING, "a round can be dealt only between rounds")
         if len(rows) != NUM_ROWS or any(len(row) != 1 for row in rows):
             raise errors.InvalidDealError("a round starts with 4 rows of one card each")

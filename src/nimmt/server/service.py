@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 from nimmt.assist import InputRejected
 from nimmt.bots import BOT_NAMES
-from nimmt.engine import Phase, RuleError, SeatView, deal_cards
+from nimmt.engine import Phase, RuleError, SeatView, draw_deal
 from nimmt.records import to_record
 from nimmt.server import assisted, serialize
 from nimmt.server.botpool import BotRunner, InlineBots
@@ -824,7 +824,7 @@ class GameService:
         """What follows by itself: the deal of a new round, then the bots' moves."""
         while table.full and table.has_people and table.game.phase is Phase.DEALING:
             rng = self._rng(table.code, "deal", table.game_number, table.game.round + 1)
-            rows, hands = deal_cards(rng, len(table.seats))
+            rows, hands = draw_deal(rng, len(table.seats))
             action = self._action(table, "deal", data={"rows": rows, "hands": hands})
             await self._commit(table, action)
         self._schedule_bots(table)

@@ -302,7 +302,7 @@ def apply_to_game(game: Game, action: ActionRecord) -> None:
     """Apply a stored game action to ``game`` (raises the engine's ``RuleError`` if illegal)."""
     if action.kind == "deal":
         assert action.data is not None
-        game.deal_cards(action.data["rows"], action.data["hands"])
+        game.apply_deal(action.data["rows"], action.data["hands"])
     elif action.kind == "play":
         assert action.seat is not None and action.card is not None
         game.play(action.seat, action.card, replace=True)
