@@ -124,5 +124,5 @@ def review(
 
 def _decision_seed(seed: int, round_number: int, turn: int, kind: str) -> int:
     """A seed of its own for each decision, so that one decision's analysis does not depend on
-    which others were analysed before it."""
+    which others were analyzed before it."""
     return random.Random(f"{seed}/{round_number}/{turn}/{kind}").getrandbits(63)

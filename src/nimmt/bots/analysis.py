@@ -119,7 +119,7 @@ def analyze(view: SeatView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) ->
     if samples < 1:
         raise ValueError(f"an analysis needs at least one sampled deal, not {samples}")
     if view.seat is None:
-        raise NoDecisionError("a spectator has no decision to analyse")
+        raise NoDecisionError("a spectator has no decision to analyze")
     rng = np.random.default_rng(seed)
     if view.must_choose_row:
         return _summarize("row", tuple(range(NUM_ROWS)), _row_costs(view, samples, rng), samples)

@@ -49,7 +49,7 @@ def has_decision(view: SeatView) -> bool:
     return view.must_choose_row or (view.phase is Phase.CHOOSING_CARDS and bool(view.hand))
 
 
-def analyse_view(view: SeatView, seed: int, samples: int) -> dict[str, Any]:
+def analyze_view(view: SeatView, seed: int, samples: int) -> dict[str, Any]:
     """The coach's answer for one seat's view: the body of the socket's ``coach`` message."""
     from nimmt.bots import analyze
 
@@ -90,7 +90,7 @@ class CoachRunner(Protocol):
         """Get ready, so that the first question does not wait for a worker to start."""
         ...
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]: ...
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]: ...
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]: ...
 
@@ -118,9 +118,9 @@ class CoachPool:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._pool(), _warm_up)
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), analyse_view, view, seed, COACH_SAMPLES)
+        return await loop.run_in_executor(self._pool(), analyze_view, view, seed, COACH_SAMPLES)
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
@@ -140,8 +140,8 @@ class InlineCoach:
     async def start(self) -> None:
         pass
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
-        return await asyncio.to_thread(analyse_view, view, seed, COACH_SAMPLES)
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]:
+        return await asyncio.to_thread(analyze_view, view, seed, COACH_SAMPLES)
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         return await asyncio.to_thread(review_record, record, seat, REVIEW_SAMPLES)
@@ -151,7 +151,7 @@ class InlineCoach:
 
 
 Snapshot = Callable[[], Awaitable["Question | None"]]
-"""Reads, when the coach is free to answer, what to analyse for one waiting request (``None``
+"""Reads, when the coach is free to answer, what to analyze for one waiting request (``None``
 when it is no longer wanted, e.g. its socket closed); raises :class:`ServiceError` when the
 request is to be refused."""
 Reply = Callable[[dict[str, Any] | ServiceError], None]
@@ -215,7 +215,7 @@ class CoachDesk:
     async def _answer(self, question: Question) -> dict[str, Any]:
         known = self._answers.get(question.key)
         if known is None:
-            known = await self.runner.analyse(question.view, question.seed)
+            known = await self.runner.analyze(question.view, question.seed)
             known = {"version": question.version, **known}
             self._answers[question.key] = known
             while len(self._answers) > ANSWERS_KEPT:
