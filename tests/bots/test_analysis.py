@@ -150,7 +150,7 @@ def test_no_decision_no_analysis() -> None:
     with pytest.raises(NoDecisionError):
         analyze(game.view(1))  # waits for player 1's row choice
     with pytest.raises(NoDecisionError):
-        analyze(game.spectator_view())
+        analyze(game.view(None))
     with pytest.raises(ValueError, match="at least one sampled deal"):
         analyze(dealt_game().view(0), samples=0)
 

@@ -33,7 +33,7 @@ from nimmt.engine import (
 
 def snapshot(game: Game) -> Any:
     """Everything observable about a game, to compare before and after a refused action."""
-    views = [game.view(seat) for seat in range(game.players)] + [game.spectator_view()]
+    views = [game.view(seat) for seat in range(game.players)] + [game.view(None)]
     history = [(log.rows, log.hands, list(log.turns), log.penalties) for log in game.history]
     return views, history, game.events, game.phase, game.round_state().hands
 

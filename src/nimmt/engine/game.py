@@ -347,9 +347,6 @@ class Game:
             chosen_rows=tuple(turn.row for turn in turns),
         )
 
-    def spectator_view(self) -> SeatView:
-        return self.view(None)
-
     def round_state(self) -> RoundState:
         """A copy of the current round's full state (every hand): for the engine's own callers
         that are entitled to it, such as records and the arena's referee; never for a bot."""
