@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from nimmt.bots.batchsim import batch_from_rows, play_out, sample_hands
-from nimmt.engine import DECK, HAND_SIZE, deal_cards
+from nimmt.engine import DECK, HAND_SIZE, draw_deal
 
 
 def simulate(players: int, batch_size: int, seconds: float, seed: int) -> tuple[int, float]:
@@ -27,7 +27,7 @@ def simulate(players: int, batch_size: int, seconds: float, seed: int) -> tuple[
     rounds = 0
     start = time.perf_counter()
     while True:
-        rows, hands = deal_cards(rng, players)
+        rows, hands = draw_deal(rng, players)
         # The seat's own hand is fixed; the other hands are sampled, as in a decision.
         unseen = [card for card in DECK if card not in hands[0] and [card] not in rows]
         others = sample_hands(unseen, players - 1, HAND_SIZE, batch_size, generator)

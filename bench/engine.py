@@ -23,7 +23,7 @@ import random
 import time
 
 from nimmt.engine import HAND_SIZE, NUM_ROWS
-from nimmt.engine.core import RoundState, deal_cards
+from nimmt.engine.core import RoundState, draw_deal
 
 
 def play_random_rounds(players: int, seconds: float, seed: int) -> tuple[int, float]:
@@ -35,7 +35,7 @@ def play_random_rounds(players: int, seconds: float, seed: int) -> tuple[int, fl
     deadline = start + seconds
     while True:
         for _ in range(100):
-            state = RoundState(*deal_cards(rng, players))
+            state = RoundState(*draw_deal(rng, players))
             for _ in range(HAND_SIZE):
                 cards = [hand[0] for hand in state.hands]  # next in dealt order: see above
                 row = int(uniform() * NUM_ROWS) if state.needs_row_choice(cards) else None

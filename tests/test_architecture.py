@@ -11,9 +11,8 @@ submodule importing ``from nimmt.x import Name`` back from that ``__init__`` is)
 by name from strings (uvicorn's ``"nimmt.server:create_app"``, gymnasium's entry points) are not
 imports here.
 
-Known violations, which other branches are fixing, are the tables right below: each entry keeps
-its rule's test green and is a test of its own marked ``xfail(strict=True)``, so that once the
-violation is gone that test fails (XPASS) until its line is deleted from the table.
+There are no exceptions to list: a violation fails its test, naming the importing module, the
+imported module and the line (docs/architecture.md states the rules for the reader).
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -36,21 +34,6 @@ STATIC = PACKAGE / "web" / "static"
 
 PYTHON_MAX_LINES = 600
 JS_MAX_LINES = 450
-
-# -- Known violations: delete an entry once its branch has fixed it (its xfail test says when). --
-
-KNOWN_LAYERING: dict[tuple[str, str], str] = {
-    # (importing module, imported module): why it is still there
-    ("nimmt.bots.analysis", "nimmt.records"): "the bots' analysis parses and replays records",
-}
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    # every module of the cycle (its strongly connected component), sorted: why it is still there
-    ("nimmt.bots.levels", "nimmt.bots.strong"): "make_level imports strong, which builds on levels",
-}
-KNOWN_OVERSIZE: dict[str, str] = {
-    # file, relative to src/nimmt: why it is still there
-    "engine/game.py": "645 lines",
-}
 
 # -- Layering rules: one test row each. --
 
@@ -271,21 +254,6 @@ def oversize(found: Mapping[str, tuple[int, int]]) -> list[str]:
     ]
 
 
-Key = TypeVar("Key")
-
-
-def known(table: Mapping[Key, str], join: str = "") -> list[object]:
-    """The entries of a known-violation table as test rows expected to fail until fixed."""
-    return [
-        pytest.param(
-            key,
-            id=join.join(key) if isinstance(key, tuple) else str(key),
-            marks=pytest.mark.xfail(strict=True, reason=f"known: {reason}"),
-        )
-        for key, reason in table.items()
-    ]
-
-
 # -- The tests. --
 
 
@@ -295,46 +263,18 @@ def test_layering(rule: Rule) -> None:
     assert any(rule.applies_to(module) for module in modules), f"no module in {rule.importers}"
     for name in rule.exempt:
         assert any(within(module, [name]) for module in modules), f"no module {name} to exempt"
-    found = [
-        str(i) for i in violations(rule, imports) if (i.importer, i.imported) not in KNOWN_LAYERING
-    ]
+    found = [str(i) for i in violations(rule, imports)]
     assert found == [], f"rule {rule.id!r} broken:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("edge", known(KNOWN_LAYERING, "->"))
-def test_known_layering_violation_is_fixed(edge: tuple[str, str]) -> None:
-    _, imports = our_graph()
-    found = [
-        str(i)
-        for rule in RULES
-        for i in violations(rule, imports)
-        if (i.importer, i.imported) == edge
-    ]
-    assert found == []
-
-
 def test_no_import_cycles() -> None:
-    found = [way for cycle, way in cycles(*our_graph()).items() if cycle not in KNOWN_CYCLES]
+    found = list(cycles(*our_graph()).values())
     assert found == [], "import cycles:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("cycle", known(KNOWN_CYCLES, "<->"))
-def test_known_import_cycle_is_fixed(cycle: tuple[str, ...]) -> None:
-    # Fixed only when none of its modules is in a cycle any more: a cycle that merely changed
-    # shape is reported here and by test_no_import_cycles.
-    found = cycles(*our_graph())
-    assert [way for other, way in found.items() if set(other) & set(cycle)] == []
-
-
 def test_no_module_over_its_size_limit() -> None:
-    found = oversize({path: size for path, size in sizes().items() if path not in KNOWN_OVERSIZE})
+    found = oversize(sizes())
     assert found == [], "too long:\n" + "\n".join(found)
-
-
-@pytest.mark.parametrize("path", known(KNOWN_OVERSIZE))
-def test_known_oversize_module_is_fixed(path: str) -> None:
-    # Fixed when the file is within its limit, or gone (split into a package, say).
-    assert oversize({other: size for other, size in sizes().items() if other == path}) == []
 
 
 # -- The checks themselves, on a made-up package: each kind of import, and what they report. --

@@ -12,18 +12,18 @@ round still going, the cards not played yet are unknown: the hands are completed
 seen in that round (lowest first), and the record says so in ``meta``. Rebuilding a game of a few
 hundred cards takes well under a millisecond, and it keeps every rule, every event told and the
 record in the engine's hands.
+
+The questions and answers in the terminal are :mod:`nimmt.terminal.assist`; the web table's
+assistant is :mod:`nimmt.server.assisted`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nimmt.engine import DECK, HAND_SIZE, NUM_ROWS, Game, Phase, Turn
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 PROGRAM = "nimmt assist"
 ROWS_WANTED = f"the {NUM_ROWS} starting row cards"
@@ -219,7 +219,7 @@ class Assistant:
         for index, entry in enumerate(self.rounds):
             last = index == len(self.rounds) - 1
             pending = self.pending if last else None
-            game.deal_cards([[card] for card in entry.rows], self._hands(entry, pending))
+            game.apply_deal([[card] for card in entry.rows], self._hands(entry, pending))
             # Card by card, then the row: the events are those of the turn told while it
             # waited for the row choice, so what was told stays a prefix of the events.
             turns = [(turn.cards, turn.row) for turn in entry.turns]
@@ -242,104 +242,3 @@ class Assistant:
         if self.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):  # a round still going
             meta["hands"] = FILLED_NOTE
         return to_record(self.game, list(self.names), meta)
-
-
-# ------------------------------------------------------------------------------------ the session
-
-Ask = Callable[[str], str]
-"""Puts a question and returns the answer line; raises :class:`EOFError` when input has ended."""
-
-
-def check_names(text: str) -> tuple[str, ...]:
-    """The players' names from ``Ana,Ben,Cleo``, or :class:`InputRejected`."""
-    from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
-
-    names = tuple(name.strip() for name in text.split(","))
-    if any(not name for name in names):
-        raise InputRejected("--players: a player's name is empty")
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise InputRejected(
-            f"--players: classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-            f"not {len(names)}"
-        )
-    for name in names:
-        if names.count(name) > 1:
-            raise InputRejected(f"--players: {name!r} is named twice")
-    return names
-
-
-class Session:
-    """The question-and-answer loop: asks through ``ask``, tells on ``console``, reports a
-    rejected answer with ``reject`` (one line) and asks the same question again."""
-
-    def __init__(
-        self,
-        assistant: Assistant,
-        console: Console,
-        ask: Ask,
-        reject: Callable[[str], None],
-    ) -> None:
-        from nimmt.terminal import Narrator
-
-        self.assistant = assistant
-        self.console = console
-        self.ask = ask
-        self.reject = reject
-        self.narrator = Narrator(console, assistant.names, pause=lambda: None, person=None)
-        self.told = 0
-
-    def run(self) -> None:
-        """Ask until the game is over; :class:`EOFError` passes (the game stays as entered)."""
-        assistant = self.assistant
-        while assistant.phase is not Phase.GAME_OVER:
-            game = assistant.game
-            if assistant.phase is Phase.DEALING:
-                self.console.rule(f"[bold]Round {game.round + 1}")
-                self._answer(
-                    f"Round {game.round + 1}, the {NUM_ROWS} starting row cards: ",
-                    assistant.enter_rows,
-                )
-            elif assistant.phase is Phase.CHOOSING_CARDS:
-                self._show_rows()
-                names = " ".join(assistant.names)
-                self._answer(
-                    f"Turn {game.turn + 1}, the cards revealed ({names}): ", assistant.enter_cards
-                )
-            else:
-                pending = game.pending_row_choice
-                assert pending is not None
-                self._show_rows()
-                self._answer(
-                    f"{assistant.names[pending.seat]}, which row do you take (1 to {NUM_ROWS})? ",
-                    assistant.enter_row,
-                )
-            self._tell()
-        outcome = assistant.game.outcome
-        assert outcome is not None
-        winners = ", ".join(assistant.names[seat] for seat in outcome.winners)
-        totals = ", ".join(
-            f"{name} {total}" for name, total in zip(assistant.names, outcome.totals, strict=True)
-        )
-        self.console.print(f"Winners: {winners}", markup=False)
-        self.console.print(f"Totals: {totals}", markup=False)
-
-    def _answer(self, question: str, enter: Callable[[str], None]) -> None:
-        while True:
-            line = self.ask(question)
-            try:
-                enter(line)
-            except InputRejected as error:
-                self.reject(str(error))
-            else:
-                return
-
-    def _tell(self) -> None:
-        events = self.assistant.game.events
-        for event in events[self.told :]:
-            self.narrator.tell(event)
-        self.told = len(events)
-
-    def _show_rows(self) -> None:
-        from nimmt.terminal import rows_table
-
-        self.console.print(rows_table(self.assistant.game.rows))

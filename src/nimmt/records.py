@@ -248,7 +248,7 @@ def _replay_round(game: Game, players: tuple[str, ...], entry: object, where: st
     if not isinstance(hands, list) or not all(isinstance(hand, list) for hand in hands):
         raise RecordError(f'{where}: "hands" must be a list of each player\'s dealt cards')
     try:
-        game.deal_cards(rows, hands)
+        game.apply_deal(rows, hands)
     except InvalidDealError as error:  # the engine names the seat and card: word it with names
         raise RecordError(f"{where}: {_deal_problem(error, players)}") from None
 

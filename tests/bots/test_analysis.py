@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from nimmt.bots import Analysis, NoDecisionError, analyze
-from nimmt.bots.analysis import past_decisions, review
 from nimmt.engine import DECK, Game, total_bullheads
 from nimmt.records import RecordError
+from nimmt.review import past_decisions, review
 
 GOLDEN = Path(__file__).parents[1] / "records" / "golden"
 
@@ -150,7 +150,7 @@ def test_no_decision_no_analysis() -> None:
     with pytest.raises(NoDecisionError):
         analyze(game.view(1))  # waits for player 1's row choice
     with pytest.raises(NoDecisionError):
-        analyze(game.spectator_view())
+        analyze(game.view(None))
     with pytest.raises(ValueError, match="at least one sampled deal"):
         analyze(dealt_game().view(0), samples=0)
 

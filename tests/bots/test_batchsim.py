@@ -9,7 +9,7 @@ import pytest
 
 from nimmt.bots.batchsim import batch_from_rows, play_out, resolve_turn, sample_hands
 from nimmt.bots.simple import cheapest_row, greedy_card
-from nimmt.engine import deal_cards
+from nimmt.engine import draw_deal
 from nimmt.engine.core import RoundState
 
 
@@ -24,7 +24,7 @@ def engine_greedy_round(rows: list[list[int]], hands: list[list[int]]) -> list[i
 
 @pytest.mark.parametrize("players", [2, 4, 7, 10])
 def test_batched_greedy_rounds_match_the_engine(players: int) -> None:
-    deals = [deal_cards(random.Random(seed), players) for seed in range(60)]
+    deals = [draw_deal(random.Random(seed), players) for seed in range(60)]
     # All deals in one batch would need the same rows; one batch per deal, several copies each.
     for rows, hands in deals:
         batch = batch_from_rows(rows, np.array([hands, hands]))

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from nimmt.bots.batchsim import EMPTY, Batch, batch_from_rows, resolve_turn, take_cards
 from nimmt.bots.simple import cheapest_row
-from nimmt.engine import Game, deal_cards
+from nimmt.engine import Game, draw_deal
 from nimmt.engine.cards import DECK, NUM_ROWS, ROW_LIMIT, total_bullheads
 from nimmt.engine.core import RoundState
 
@@ -120,9 +120,9 @@ def play_random_rounds(players: int, seed: int, low_row_given: bool) -> tuple[in
     rng = np.random.default_rng(seed)
     games = []
     for _ in range(ROUNDS_PER_COUNT):
-        rows, hands = deal_cards(deal_rng, players)
+        rows, hands = draw_deal(deal_rng, players)
         game = Game(players)
-        game.deal_cards(rows, hands)
+        game.apply_deal(rows, hands)
         games.append(game)
     batch = batch_of_states([game.round_state() for game in games], hand_slots=10)
     turns = choices = not_cheapest = 0

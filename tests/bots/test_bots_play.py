@@ -75,7 +75,7 @@ def test_bots_choose_rows_from_their_own_view(name: str) -> None:
     # Seat 0 holds 1, the lowest card: it must choose a row on the first turn.
     hands = [list(range(1, 11)), list(range(60, 70)), list(range(70, 80)), list(range(80, 90))]
     game = Game(4)
-    game.deal_cards(rows=[[20], [30], [40], [50]], hands=hands)
+    game.apply_deal(rows=[[20], [30], [40], [50]], hands=hands)
     for seat in range(1, 4):
         game.play(seat, hands[seat][0])
     game.play(0, 1)
@@ -87,7 +87,7 @@ def test_bots_choose_rows_from_their_own_view(name: str) -> None:
 @pytest.mark.parametrize("name", ["mc:8", "hard", "search:samples=16,policy=greedy"])
 def test_search_takes_the_row_that_costs_least_on_the_last_turn(name: str) -> None:
     game = Game(2)
-    game.deal_cards(
+    game.apply_deal(
         rows=[[50], [60], [70], [80]],
         hands=[[1, 51, 52, 53, 54, 61, 62, 63, 64, 71], list(range(81, 91))],
     )
@@ -110,7 +110,7 @@ def seat0_views_with_other_hidden_cards() -> tuple[SeatView, SeatView]:
         shuffled = hidden[:]
         random.Random(seed).shuffle(shuffled)
         game = Game(4)
-        game.deal_cards(rows, [mine, shuffled[:10], shuffled[10:20], shuffled[20:30]])
+        game.apply_deal(rows, [mine, shuffled[:10], shuffled[10:20], shuffled[20:30]])
         views.append(game.view(0))
     return views[0], views[1]
 

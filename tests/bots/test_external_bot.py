@@ -20,7 +20,7 @@ import pytest
 from nimmt.arena import play_deal
 from nimmt.bots import UnknownBotError, make_bot
 from nimmt.bots.external import ProgramBot, ProgramBotError, ProgramScope, view_to_json
-from nimmt.engine import Game, deal_cards
+from nimmt.engine import Game, draw_deal
 
 FAKE_BOT = Path(__file__).parent / "programs" / "fake_bot.py"
 VIEW_KEYS = {
@@ -68,7 +68,7 @@ def cards_sent(request: dict[str, Any]) -> set[int]:
 
 def test_a_program_sees_only_its_own_seat(tmp_path: Path) -> None:
     log = tmp_path / "requests.jsonl"
-    rows, hands = deal_cards(random.Random(12), 4)
+    rows, hands = draw_deal(random.Random(12), 4)
     with ProgramBot(command("good", str(log))) as program:
         bots = [make_bot("greedy", 1), program, make_bot("random", 2), make_bot("greedy", 3)]
         play = play_deal(bots, rows, hands)

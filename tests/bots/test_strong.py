@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from nimmt.bots import BOT_NAMES, UnknownBotError, make_bot, strong
+from nimmt.bots import BOT_NAMES, GreedyBot, Limit, UnknownBotError, make_bot, strong
 from nimmt.bots.batchsim import EMPTY, batch_from_rows, sample_hands
 from nimmt.bots.belief import belief
 from nimmt.bots.montecarlo import card_scores
@@ -21,7 +21,7 @@ from nimmt.bots.policy import (
     fit_weights,
     shipped_weights,
 )
-from nimmt.bots.strong import StrongBot, StrongSettings, with_budget
+from nimmt.bots.strong import StrongBot, StrongSettings
 from nimmt.engine import Game, Phase, SeatView
 
 
@@ -199,15 +199,15 @@ def test_hard_gives_more_deals_only_to_the_close_cards_while_it_has_time(
     bot = make_bot("hard", 3)
     assert isinstance(bot, StrongBot)
     assert (bot.settings.keep, bot.settings.stages, bot.settings.budget) == (3, 2, 0)
-    player = bot if budget is None else with_budget(bot, budget)
+    player = bot if budget is None else make_bot("hard", 3, limit=Limit(seconds=budget))
     assert isinstance(player, StrongBot) and bot.settings.budget == 0
     assert player.choose_card(view) in view.hand
     assert tried == expected
 
 
 def test_only_hard_takes_a_budget() -> None:
-    greedy = make_bot("greedy", 1)
-    assert with_budget(greedy, 1.0) is greedy
+    greedy = make_bot("greedy", 1, limit=Limit(seconds=1.0))
+    assert isinstance(greedy, GreedyBot)
 
 
 def test_hard_uses_beliefs_from_four_seats_and_once_a_turn_was_played(
@@ -230,3 +230,12 @@ def test_hard_uses_beliefs_from_four_seats_and_once_a_turn_was_played(
             below = min(cards) < min(row[-1] for row in game.rows)
             game.play_turn(cards, 0 if below else None)
     assert used == [(4, 1)]
+
+
+def test_a_limit_is_taken_at_construction_and_must_be_positive() -> None:
+    limited = make_bot("strong:samples=16", 1, limit=Limit(seconds=0.5))
+    assert isinstance(limited, StrongBot) and limited.settings.budget == 0.5
+    unlimited = make_bot("strong:budget=2.0", 1, limit=Limit())
+    assert isinstance(unlimited, StrongBot) and unlimited.settings.budget == 2.0
+    with pytest.raises(ValueError):
+        Limit(seconds=0)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from tests.browser.browser_helpers import Server
 
-from nimmt.engine import Game, Phase, deal_cards
+from nimmt.engine import Game, Phase, draw_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -46,8 +46,8 @@ def seeded_game(seed: int) -> tuple[list[Round], Game]:
     game = Game(len(NAMES))
     rounds: list[Round] = []
     while game.phase is not Phase.GAME_OVER:
-        rows, hands = deal_cards(rng, len(NAMES))
-        game.deal_cards(rows, hands)
+        rows, hands = draw_deal(rng, len(NAMES))
+        game.apply_deal(rows, hands)
         turns: list[Turn] = []
         while game.phase is Phase.CHOOSING_CARDS:
             cards = [rng.choice(game.hand(seat)) for seat in range(len(NAMES))]

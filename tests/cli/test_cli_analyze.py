@@ -20,7 +20,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
     )
 
 
-def test_a_whole_record_analysed_as_json() -> None:
+def test_a_whole_record_analyzed_as_json() -> None:
     result = run("analyze", FULL_GAME, "--seat", "Ben", "--json", "--samples", "64")
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from nimmt.engine import Game, Phase, deal_cards
+from nimmt.engine import Game, Phase, draw_deal
 
 NIMMT = Path(sys.executable).with_name("nimmt")
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
@@ -43,8 +43,8 @@ def play_game(seed: int, players: int = len(NAMES)) -> Played:
     game = Game(players)
     answers: list[Answer] = []
     while game.phase is not Phase.GAME_OVER:
-        rows, hands = deal_cards(rng, players)
-        game.deal_cards(rows, hands)
+        rows, hands = draw_deal(rng, players)
+        game.apply_deal(rows, hands)
         answers.append(Answer("rows", " ".join(str(row[0]) for row in rows)))
         while game.phase is Phase.CHOOSING_CARDS:
             cards = [rng.choice(game.hand(seat)) for seat in range(players)]

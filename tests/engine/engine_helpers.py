@@ -17,5 +17,5 @@ HANDS = [
 def example_game() -> Game:
     """Four players, dealt :data:`ROWS` and :data:`HANDS`."""
     game = Game(4)
-    game.deal_cards(ROWS, HANDS)
+    game.apply_deal(ROWS, HANDS)
     return game

@@ -163,7 +163,7 @@ def chosen_twice() -> None:
 
 
 def deal(hand: list[int]) -> None:
-    Game(2).deal_cards(ROWS, [list(range(1, 11)), hand])
+    Game(2).apply_deal(ROWS, [list(range(1, 11)), hand])
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ from nimmt.engine import (
 
 def snapshot(game: Game) -> Any:
     """Everything observable about a game, to compare before and after a refused action."""
-    views = [game.view(seat) for seat in range(game.players)] + [game.spectator_view()]
+    views = [game.view(seat) for seat in range(game.players)] + [game.view(None)]
     history = [(log.rows, log.hands, list(log.turns), log.penalties) for log in game.history]
     return views, history, game.events, game.phase, game.round_state().hands
 
@@ -175,13 +175,13 @@ def test_deal_only_between_rounds_and_only_legal_deals() -> None:
     assert_refused(game, WrongPhaseError, lambda: game.deal(1))
     fresh = Game(2)
     with pytest.raises(InvalidDealError, match="more than once"):
-        fresh.deal_cards(ROWS, [list(range(1, 11)), list(range(10, 20))])
+        fresh.apply_deal(ROWS, [list(range(1, 11)), list(range(10, 20))])
     with pytest.raises(InvalidDealError, match="4 rows"):
-        fresh.deal_cards(ROWS[:3], [list(range(1, 11)), list(range(60, 70))])
+        fresh.apply_deal(ROWS[:3], [list(range(1, 11)), list(range(60, 70))])
     with pytest.raises(InvalidDealError, match="instead of 10"):
-        fresh.deal_cards(ROWS, [list(range(1, 10)), list(range(60, 70))])
+        fresh.apply_deal(ROWS, [list(range(1, 10)), list(range(60, 70))])
     with pytest.raises(InvalidDealError, match="no card"):
-        fresh.deal_cards(ROWS, [list(range(1, 11)), list(range(96, 106))])
+        fresh.apply_deal(ROWS, [list(range(1, 11)), list(range(96, 106))])
     assert fresh.phase is Phase.DEALING and fresh.history == []
 
 

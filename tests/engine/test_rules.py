@@ -133,7 +133,7 @@ def test_turn_scenario_through_the_game(scenario: Scenario) -> None:
     used = {row[0] for row in scenario.rows} | set(scenario.cards)
     hands = [[card, *_filler(used, 9)] for card in scenario.cards]
     game = Game(len(scenario.cards))
-    game.deal_cards(scenario.rows, hands)
+    game.apply_deal(scenario.rows, hands)
     # Players choose in any order: the last seat first.
     for seat in reversed(range(len(scenario.cards))):
         game.play(seat, scenario.cards[seat])
@@ -167,7 +167,7 @@ def test_turn_scenario_from_a_position(scenario: Scenario) -> None:
 
 def test_worked_example_as_one_game() -> None:
     game = Game(4)
-    game.deal_cards(
+    game.apply_deal(
         [[12], [37], [43], [58]],
         [
             [14, 21, 3, 1, 2, 4, 5, 6, 7, 8],

@@ -35,7 +35,7 @@ class Listener:
 def worked_example() -> Game:
     """The rules page's example: rows (12) (37) (43) (58), the person in seat 0."""
     game = Game(4)
-    game.deal_cards(
+    game.apply_deal(
         rows=[[12], [37], [43], [58]],
         hands=[
             [14, 21, 3, 1, 2, 4, 5, 6, 7, 90],

@@ -67,7 +67,7 @@ def play_deal(
 ) -> GamePlay:
     """One round of 10 turns on the given deal, ``bots[seat]`` playing ``hands[seat]``."""
     game = Game(len(bots))
-    game.deal_cards(rows, hands)
+    game.apply_deal(rows, hands)
     clock = Clock.for_seats(len(bots))
     play_round(game, bots, clock)
     return GamePlay(game, list(game.history[-1].penalties or ()), clock)

@@ -31,7 +31,7 @@ from nimmt.arena.referee import GamePlay, play_deal, play_game
 from nimmt.arena.stats import Estimate, summarize
 from nimmt.bots import Bot, ProgramBot, make_bot
 from nimmt.bots.external import DEFAULT_MOVE_TIME, is_program
-from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS, deal_cards
+from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS, draw_deal
 
 
 class ArenaError(ValueError):
@@ -93,7 +93,7 @@ def play_block(match: Match, block: int, programs: Mapping[int, Bot] | None = No
     running program bot of each ``cmd:`` entry of ``match.bots`` (by its index there)."""
     seats = len(match.bots)
     result = BlockResult(block, [], [0.0] * seats, [0] * seats, 0)
-    rows, hands = deal_cards(deal_rng(match.seed, block), seats)
+    rows, hands = draw_deal(deal_rng(match.seed, block), seats)
     for rotation in range(seats):
         # The bot given i-th sits at seat (i + rotation) % seats.
         order = [(seat - rotation) % seats for seat in range(seats)]

@@ -5,7 +5,7 @@ cards, try every candidate in the same deals, play the rest of the round out and
 mean relative score. What changed:
 
 - who plays the futures: ``hard-v1``'s rollouts follow a noisy ``greedy``
-  (:class:`~nimmt.bots.levels.SoftminPolicy`), ``hard``'s follow
+  (:class:`~nimmt.bots.softmin.SoftminPolicy`), ``hard``'s follow
   :class:`~nimmt.bots.policy.ModelPolicy`, a model fitted to the card choices of the search
   itself (expert iteration), so that it predicts what a searching opponent does;
 - which deals it samples: hands that explain what the others played this round, by that same
@@ -19,7 +19,6 @@ mean relative score. What changed:
 
 from __future__ import annotations
 
-import copy
 import random
 import time
 from dataclasses import dataclass, replace
@@ -27,13 +26,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.bots.base import Bot
+from nimmt.bots.base import Limit
 from nimmt.bots.batchsim import IntArray, RolloutPolicy
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
-from nimmt.bots.levels import SoftminPolicy, apply_settings, scaled_samples
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
 from nimmt.bots.policy import ModelPolicy, shipped_weights
+from nimmt.bots.settings import apply_settings, scaled_samples
+from nimmt.bots.softmin import SoftminPolicy
 from nimmt.engine import SeatView
 
 POLICIES = ("model", "softmin")
@@ -79,7 +79,7 @@ class StrongSettings:
     a refinement stage starts only while less than half the budget is spent, so a busy machine
     makes the decision rougher rather than later. A limit makes play depend on the machine's
     speed: the arena's ``hard`` has none (the same seed gives the same games), the server's
-    has one (:func:`with_budget`)."""
+    has one (a :class:`~nimmt.bots.base.Limit` given to :class:`StrongBot`)."""
 
     def samples_for(self, players: int) -> int:
         """Fewer deals at big tables, where each one costs more."""
@@ -95,9 +95,15 @@ def parse_strong(text: str) -> StrongSettings:
 
 
 class StrongBot:
-    """Determinized Monte Carlo with learned-model rollouts (see the module's docstring)."""
+    """Determinized Monte Carlo with learned-model rollouts (see the module's docstring).
 
-    def __init__(self, settings: StrongSettings, rng: random.Random, name: str) -> None:
+    A ``limit`` with seconds replaces the settings' :attr:`~StrongSettings.budget`."""
+
+    def __init__(
+        self, settings: StrongSettings, rng: random.Random, name: str, limit: Limit | None = None
+    ) -> None:
+        if limit is not None and limit.seconds is not None:
+            settings = replace(settings, budget=limit.seconds)
         self.settings = settings
         self._rng = numpy_rng(rng)
         self._name = name
@@ -199,15 +205,5 @@ class StrongBot:
         return int(np.argmin(row_scores(view, samples, self._rng, self._policy())))
 
 
-HARD = StrongSettings()
+HARD_SETTINGS = StrongSettings()
 """The settings of ``hard``."""
-
-
-def with_budget(bot: Bot, seconds: float) -> Bot:
-    """``bot`` held to ``seconds`` per card decision if it is a :class:`StrongBot` (see
-    :attr:`StrongSettings.budget`); any other bot as it is."""
-    if not isinstance(bot, StrongBot):
-        return bot
-    limited = copy.copy(bot)
-    limited.settings = replace(bot.settings, budget=seconds)
-    return limited

@@ -15,6 +15,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from nimmt.cli import analyze, arena, assist, bot, play, replay, serve
+from nimmt.exits import EXIT_INTERRUPTED
 
 
 class _Group(TyperGroup):
@@ -108,7 +109,7 @@ def main() -> None:
         status = app(args=arguments, prog_name="nimmt", standalone_mode=False)
     except typer.Abort:
         typer.echo("error: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except TyperException as error:  # Click's usage errors, as vendored by Typer
         message = error.format_message() if hasattr(error, "format_message") else str(error)
         context = getattr(error, "ctx", None)

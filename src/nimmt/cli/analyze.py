@@ -1,7 +1,7 @@
 """``nimmt analyze RECORD --seat NAME``: how much each of one player's decisions cost them.
 
 Every decision the player made in the record (each card, when they had more than one, and each
-row they took by choice) is scored by the coach's search (:func:`nimmt.bots.analysis.review`):
+row they took by choice) is scored by the coach's search (:func:`nimmt.review.review`):
 every legal choice's expected bullheads from that decision to the end of the round, as seen from
 the player's own seat at the time. With ``--json`` it prints the object of docs/formats.md
 section 4; without, a table of the decisions, the costliest first, and the total.
@@ -67,7 +67,7 @@ def analyze(
         fail(str(error))
     index = seat_index(players, seat)
 
-    from nimmt.bots.analysis import review  # numpy and the bots: only now
+    from nimmt.review import review  # numpy and the bots: only now
 
     console = Console(stderr=True, highlight=False)
     with _progress(console) as step:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from nimmt.cli.errors import fail
+from nimmt.exits import EXIT_INTERRUPTED
 
 DEFAULT_MOVE_TIME = 10.0
 """Seconds a ``cmd:`` bot may think per decision: :data:`nimmt.bots.external.DEFAULT_MOVE_TIME`,
@@ -122,9 +123,9 @@ def arena(
         else:
             results = play_match(match, workers, on_block)
     except KeyboardInterrupt:
-        # Ctrl-C: one line and the conventional status 130, as `nimmt play` does.
+        # Ctrl-C: one line and the conventional status, as `nimmt play` does.
         typer.echo("error: interrupted", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     except ProgramBotError as error:
         fail(str(error))
     except OSError as error:

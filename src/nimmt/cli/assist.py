@@ -1,9 +1,10 @@
 """``nimmt assist --players Ana,Ben,Cleo``: the assistant for a game played with a real deck.
 
-This module reads and checks the options; the assistant itself is :mod:`nimmt.assist`, imported
-when the command runs. Answers are read one per line (a prompt on a terminal, or piped in); a line
-it cannot accept is one ``error: ...`` line on standard error, and the same question is asked
-again. The end of input stops the game where it is (exit status 0), writing the record if asked.
+This module reads and checks the options; the assistant itself is :mod:`nimmt.assist`, and its
+questions in the terminal :mod:`nimmt.terminal.assist`, both imported when the command runs.
+Answers are read one per line (a prompt on a terminal, or piped in); a line it cannot accept is
+one ``error: ...`` line on standard error, and the same question is asked again. The end of
+input stops the game where it is (exit status 0), writing the record if asked.
 """
 
 from __future__ import annotations
@@ -15,8 +16,25 @@ from typing import Annotated
 import typer
 
 from nimmt.cli.errors import fail
+from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
+from nimmt.exits import EXIT_INTERRUPTED
 
-EXIT_INTERRUPTED = 130
+
+def player_names(text: str) -> tuple[str, ...]:
+    """The players' names from ``Ana,Ben,Cleo``: 2 to 10, each a name by the rule of
+    :mod:`nimmt.names` and no two alike; else one ``error:`` line and exit status 1."""
+    from nimmt.names import BadNameError, clean_names  # the regex module: only when run
+
+    try:
+        names = clean_names(text.split(","))
+    except BadNameError as error:
+        fail(f"--players: {error}")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        fail(
+            f"--players: classic 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {len(names)}"
+        )
+    return tuple(names)
 
 
 def assist(
@@ -42,12 +60,10 @@ def assist(
     from rich.console import Console
     from rich.text import Text
 
-    from nimmt.assist import Assistant, InputRejected, Session, check_names
+    from nimmt.assist import Assistant
+    from nimmt.terminal.assist import AssistSession
 
-    try:
-        names = check_names(players)
-    except InputRejected as error:
-        fail(str(error))
+    names = player_names(players)
     if record is not None and not record.parent.is_dir():
         fail(f"cannot write the record to {record}: no such directory {record.parent}")
     if record is not None and record.is_dir():
@@ -66,7 +82,7 @@ def assist(
         typer.echo(f"error: {message}", err=True)
 
     assistant = Assistant(names)
-    session = Session(assistant, console, ask, reject)
+    session = AssistSession(assistant, console, ask, reject)
     status = 0
     try:
         session.run()

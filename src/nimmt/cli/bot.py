@@ -13,6 +13,7 @@ import typer
 
 from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
 from nimmt.cli.errors import fail
+from nimmt.exits import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from nimmt.client import ClientError
@@ -98,7 +99,7 @@ def bot(
             fail(str(error))
         except KeyboardInterrupt:
             typer.echo("error: interrupted (the seat stays held: come back with --token)", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     outcome = result.outcome
     totals = outcome["totals"]
     winners = ", ".join(report.name(seat) for seat in outcome["winners"])

@@ -20,7 +20,6 @@ BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard")
 """The bot kinds the help offers: :data:`nimmt.bots.BOT_NAMES`, named here so that the help
 does not import the bots (a test keeps the two equal)."""
 DEFAULT_BOT = "medium"
-MAX_NAME_LENGTH = 24
 MAX_DELAY = 10.0
 
 
@@ -105,6 +104,7 @@ def play(
     from rich.console import Console
 
     from nimmt.bots import UnknownBotError, make_bot
+    from nimmt.names import NAME_MAX, BadNameError, clean_name
     from nimmt.terminal import PlaySettings, bot_kinds_for, run
 
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -116,9 +116,10 @@ def play(
             make_bot(kind, 0)
     except (UnknownBotError, ValueError) as error:
         fail(str(error))
-    person = name.strip()
-    if not person or not person.isprintable() or len(person) > MAX_NAME_LENGTH:
-        fail(f"the name must be 1 to {MAX_NAME_LENGTH} printable characters")
+    try:
+        person = clean_name(name)
+    except BadNameError:
+        fail(f"the name must be 1 to {NAME_MAX} printable characters")
     if fast and delay is not None:
         fail("give --fast or --delay, not both")
     if delay is not None and not 0 <= delay <= MAX_DELAY:

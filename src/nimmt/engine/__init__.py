@@ -16,7 +16,7 @@ from nimmt.engine.cards import (
     bullheads,
     total_bullheads,
 )
-from nimmt.engine.core import Placement, RoundState, deal_cards
+from nimmt.engine.core import Placement, RoundState, draw_deal
 from nimmt.engine.errors import (
     CardAlreadyChosenError,
     CardNotInHandError,
@@ -94,7 +94,7 @@ __all__ = [
     "Turn",
     "WrongPhaseError",
     "bullheads",
-    "deal_cards",
+    "draw_deal",
     "total_bullheads",
     "visible_to",
 ]

@@ -35,7 +35,7 @@ class Placement(NamedTuple):
     """The bullheads on ``taken``."""
 
 
-def deal_cards(rng: random.Random, players: int) -> tuple[list[list[int]], list[list[int]]]:
+def draw_deal(rng: random.Random, players: int) -> tuple[list[list[int]], list[list[int]]]:
     """Shuffle all 104 cards and deal ``players`` hands of ten plus four row cards.
 
     Drawing ``10 * players + 4`` cards uniformly without replacement is the same as shuffling the

@@ -1,10 +1,11 @@
 """A whole game of classic 6 nimmt! for 2 to 10 players, with every rule checked.
 
 :class:`Game` is the rules engine's public face. Its transitions are verbs: :meth:`Game.deal`
-(chance, an explicit step with an injected RNG), :meth:`Game.play` (one hidden card from one
-seat, in any order), :meth:`Game.choose_row` (the pending decision of the one player whose card is
-below every row) and :meth:`Game.play_turn` (a whole turn as one joint action, for records and
-search). Its queries are nouns: :meth:`Game.view`, :attr:`Game.outcome`, :meth:`Game.legal_cards`.
+(chance, an explicit step with an injected RNG; :meth:`Game.apply_deal` for a given deal),
+:meth:`Game.play` (one hidden card from one seat, in any order), :meth:`Game.choose_row` (the
+pending decision of the one player whose card is below every row) and :meth:`Game.play_turn` (a
+whole turn as one joint action, for records and search). Its queries are nouns:
+:meth:`Game.view`, :attr:`Game.outcome`, :meth:`Game.legal_cards`.
 
 Rules (the rules page, ``/rules/en``): nothing is revealed until every player has chosen; the cards
 then resolve lowest first (see :mod:`nimmt.engine.core`); a card below every row pauses the turn
@@ -13,7 +14,7 @@ turns the round's bullheads are added to the totals; the game ends after a round
 has more than 66 (exactly 66 plays on), and every player with the lowest total wins.
 
 >>> game = Game(2)
->>> game.deal_cards(rows=[[12], [37], [43], [58]],
+>>> game.apply_deal(rows=[[12], [37], [43], [58]],
 ...                 hands=[list(range(1, 11)), list(range(60, 70))])
 >>> game.play(1, 61)
 >>> game.play(0, 3)
@@ -28,7 +29,6 @@ has more than 66 (exactly 66 plays on), and every player with the lowest total w
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,9 +42,8 @@ from nimmt.engine.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_ROWS,
-    ROW_LIMIT,
 )
-from nimmt.engine.core import Placement, RoundState, deal_cards
+from nimmt.engine.core import Placement, RoundState, draw_deal
 from nimmt.engine.events import (
     CardChosen,
     CardPlaced,
@@ -59,6 +58,7 @@ from nimmt.engine.events import (
     RowTaken,
     visible_to,
 )
+from nimmt.engine.position import check_position
 from nimmt.engine.views import Outcome, PendingRowChoice, Phase, SeatView
 
 
@@ -147,70 +147,10 @@ class Game:
         """
         game = cls(len(hands))
         players = game.players
-        zeros = [0] * players
-        totals_list = _position_numbers("totals", totals if totals is not None else zeros, players)
-        penalties_list = _position_numbers(
-            "penalties", penalties if penalties is not None else zeros, players
+        totals_list, penalties_list = check_position(
+            players, rows, hands, totals=totals, round=round, played=played, penalties=penalties
         )
-        if max(totals_list) > GAME_END_THRESHOLD:
-            raise errors.InvalidPositionError(
-                f"a total of {max(totals_list)} is above {GAME_END_THRESHOLD}: "
-                "the game would be over"
-            )
-        if isinstance(round, bool) or not isinstance(round, int) or round < 1:
-            raise errors.InvalidPositionError(f"the round must be 1 or more, not {round!r}")
-        if len(rows) != NUM_ROWS:
-            raise errors.InvalidPositionError(f"{len(rows)} rows given: the table has {NUM_ROWS}")
-        for index, row in enumerate(rows):
-            if not 1 <= len(row) <= ROW_LIMIT:
-                raise errors.InvalidPositionError(
-                    f"row {index} has {len(row)} cards: a row holds 1 to {ROW_LIMIT}", row=index
-                )
-            _check_cards(row, f"row {index}", row=index)
-            if any(low >= high for low, high in itertools.pairwise(row)):
-                raise errors.InvalidPositionError(
-                    f"row {index} is {list(row)}: a row's cards rise from left to right", row=index
-                )
         size = len(hands[0])
-        for seat, hand in enumerate(hands):
-            if len(hand) != size:
-                raise errors.InvalidPositionError(
-                    f"player {seat + 1} holds {len(hand)} cards and player 1 {size}: "
-                    "every hand has the same size",
-                    seat=seat,
-                )
-            _check_cards(hand, f"player {seat + 1}'s hand", seat=seat)
-        if not 1 <= size <= HAND_SIZE:
-            raise errors.InvalidPositionError(
-                f"hands of {size} cards: a hand holds 1 to {HAND_SIZE}"
-            )
-        if len(played) + size > HAND_SIZE:
-            raise errors.InvalidPositionError(
-                f"{len(played)} turns played and {size} cards in each hand: "
-                f"a round has {HAND_SIZE} turns"
-            )
-        for index, turn in enumerate(played):
-            if len(turn) != players:
-                raise errors.InvalidPositionError(
-                    f"played turn {index + 1} has {len(turn)} cards for {players} players"
-                )
-            _check_cards(turn, f"played turn {index + 1}")
-        # A card played this round may lie on a row (it was placed there), so the rows and the
-        # played cards may share cards; nothing else may.
-        _distinct([card for group in (*rows, *hands) for card in group], "")
-        _distinct([card for group in (*played, *hands) for card in group], " (played or in hand)")
-        played_cards = {card for turn in played for card in turn}
-        if len(played) + size == HAND_SIZE:  # the whole round is known: rows hold played cards
-            # but for one first card each, if the row was never taken
-            for index, row in enumerate(rows):
-                for card in row[1:]:
-                    if card not in played_cards:
-                        raise errors.InvalidPositionError(
-                            f"row {index}: card {card} was not played this round, "
-                            "so it can only start its row",
-                            card=card,
-                            row=index,
-                        )
         state = RoundState([list(row) for row in rows], [list(hand) for hand in hands])
         state.turn = HAND_SIZE - size
         state.penalties = penalties_list
@@ -346,9 +286,6 @@ class Game:
             chosen_rows=tuple(turn.row for turn in turns),
         )
 
-    def spectator_view(self) -> SeatView:
-        return self.view(None)
-
     def round_state(self) -> RoundState:
         """A copy of the current round's full state (every hand): for the engine's own callers
         that are entitled to it, such as records and the arena's referee; never for a bot."""
@@ -359,14 +296,16 @@ class Game:
     # ------------------------------------------------------------- transitions
 
     def deal(self, rng: random.Random | int) -> None:
-        """Deal a new round from all 104 cards, shuffled by ``rng`` (a ``Random`` or a seed)."""
+        """Deal a new round from all 104 cards, shuffled by ``rng`` (a ``Random`` or a seed):
+        :func:`~nimmt.engine.core.draw_deal` draws it, :meth:`apply_deal` applies it."""
         self._check_phase(Phase.DEALING, "a round can be dealt only between rounds")
         generator = rng if isinstance(rng, random.Random) else random.Random(rng)
-        rows, hands = deal_cards(generator, self.players)
+        rows, hands = draw_deal(generator, self.players)
         self._start_round(rows, hands)
 
-    def deal_cards(self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
-        """Deal given cards (from a record): four one-card rows and ten cards for each seat."""
+    def apply_deal(self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
+        """Start a round with a given deal (from a record, or drawn elsewhere): four one-card
+        rows and ten cards for each seat."""
         self._check_phase(Phase.DEALING, "a round can be dealt only between rounds")
         if len(rows) != NUM_ROWS or any(len(row) != 1 for row in rows):
             raise errors.InvalidDealError("a round starts with 4 rows of one card each")
@@ -599,47 +538,3 @@ class Game:
             )
         self._check_phase(Phase.CHOOSING_CARDS, "no round is being played: deal first")
         self._check_seat(seat)
-
-
-def _check_cards(
-    cards: Sequence[int], where: str, *, seat: int | None = None, row: int | None = None
-) -> None:
-    """Every one of ``cards`` (in ``where`` of a position) is a card number from 1 to 104."""
-    for card in cards:
-        if isinstance(card, bool) or not isinstance(card, int):
-            raise errors.InvalidPositionError(
-                f"{where}: {card!r} is not a card number", seat=seat, card=card, row=row
-            )
-        if not LOWEST_CARD <= card <= HIGHEST_CARD:
-            raise errors.InvalidPositionError(
-                f"{where}: there is no card {card}, cards are 1 to 104",
-                seat=seat,
-                card=card,
-                row=row,
-            )
-
-
-def _position_numbers(name: str, numbers: Sequence[int], players: int) -> list[int]:
-    """``numbers`` (totals or penalties of a position): one whole number, 0 or more, per seat."""
-    if len(numbers) != players:
-        raise errors.InvalidPositionError(f"{len(numbers)} {name} given for {players} players")
-    for seat, number in enumerate(numbers):
-        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-            raise errors.InvalidPositionError(
-                f"{name}: player {seat + 1} has {number!r}, not a whole number of 0 or more",
-                seat=seat,
-            )
-    return list(numbers)
-
-
-def _distinct(cards: list[int], where: str) -> set[int]:
-    """The set of ``cards``, or an :class:`~nimmt.engine.errors.InvalidPositionError` naming a
-    card that appears twice."""
-    seen: set[int] = set()
-    for card in cards:
-        if card in seen:
-            raise errors.InvalidPositionError(
-                f"card {card} appears more than once{where}", card=card
-            )
-        seen.add(card)
-    return seen

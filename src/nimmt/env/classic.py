@@ -221,7 +221,7 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
     def _deal_next_round(self) -> None:
         game = self._require_game()
         self._deal = deal_round(self.np_random, self.players)
-        game.deal_cards(self._deal.rows, self._deal.hands)
+        game.apply_deal(self._deal.rows, self._deal.hands)
 
     def _draw(self, game: Game, seat: int, which: int) -> float:
         assert self._deal is not None

@@ -206,7 +206,7 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]
     def _deal(self) -> None:
         assert self._game is not None
         deal = deal_round(self._rng, self.players)
-        self._game.deal_cards(deal.rows, deal.hands)
+        self._game.apply_deal(deal.rows, deal.hands)
 
     def _check_agent(self, agent: str) -> None:
         if agent not in self._seat:

@@ -22,11 +22,12 @@ from typing import Any, ClassVar
 
 from nimmt.assist import Assistant, InputRejected
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
+from nimmt.names import BadNameError, clean_names
 from nimmt.server.actions import ENTRY_KINDS, ActionKind
 from nimmt.server.errors import ServiceError
 from nimmt.server.events import EntryUndone
 from nimmt.server.storage import ActionRecord
-from nimmt.server.table import LiveTable, clean_name, hash_token
+from nimmt.server.table import LiveTable, hash_token
 
 SEAT_KIND = "real"
 """The kind of an assisted table's seats: a person at the real table, entered by the assistant."""
@@ -43,12 +44,10 @@ def check_names(names: object) -> list[str]:
             f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}.",
             422,
         )
-    cleaned = [clean_name(name) for name in names]
-    folded = [name.casefold() for name in cleaned]
-    for name, key in zip(cleaned, folded, strict=True):
-        if folded.count(key) > 1:
-            raise ServiceError("bad_name", f"{name!r} is named twice: give each a name.", 422)
-    return cleaned
+    try:
+        return clean_names(names)
+    except BadNameError as error:
+        raise ServiceError.refusing(error) from None
 
 
 def refusal(error: InputRejected) -> ServiceError:

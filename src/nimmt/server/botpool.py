@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from nimmt.bots import make_bot
-from nimmt.bots.strong import with_budget
+from nimmt.bots import Limit, make_bot
 from nimmt.engine import SeatView
 from nimmt.server.workers import WorkerPool
 
@@ -41,7 +40,7 @@ only while it has time: :attr:`nimmt.bots.strong.StrongSettings.budget`)."""
 
 def decide(bot: str, seed: int, view: SeatView) -> int:
     """One decision of the bot called ``bot``, its randomness drawn from ``seed``."""
-    player = with_budget(make_bot(bot, seed), DECISION_BUDGET)
+    player = make_bot(bot, seed, limit=Limit(seconds=DECISION_BUDGET))
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
 

@@ -3,7 +3,7 @@
 A seated person at a table whose creator allowed the coach may ask it (the socket's ``coach``
 message) to score every choice of their current decision: :func:`nimmt.bots.analyze` on that
 seat's own view, nothing else. After a game, ``GET /api/tables/{code}/analysis?seat=N`` scores
-every decision of one seat in the finished game's record (:func:`nimmt.bots.analysis.review`).
+every decision of one seat in the finished game's record (:func:`nimmt.review.review`).
 
 Both run in a worker process of their own (:class:`CoachPool`), apart from the bots' pool: a
 table's bots never wait behind the coach. :class:`CoachDesk` keeps the coach's work per table to
@@ -47,7 +47,7 @@ def has_decision(view: SeatView) -> bool:
     return view.must_choose_row or (view.phase is Phase.CHOOSING_CARDS and bool(view.hand))
 
 
-def analyse_view(view: SeatView, seed: int, samples: int) -> dict[str, Any]:
+def analyze_view(view: SeatView, seed: int, samples: int) -> dict[str, Any]:
     """The coach's answer for one seat's view: the body of the socket's ``coach`` message."""
     from nimmt.bots import analyze
 
@@ -69,7 +69,7 @@ def analyse_view(view: SeatView, seed: int, samples: int) -> dict[str, Any]:
 
 def review_record(record: Mapping[str, Any], seat: int, samples: int) -> dict[str, Any]:
     """Every decision of ``seat`` in a finished game's record, as ``nimmt analyze --json``."""
-    from nimmt.bots.analysis import review
+    from nimmt.review import review
 
     return review(record, seat, samples=samples)
 
@@ -88,7 +88,7 @@ class CoachRunner(Protocol):
         """Get ready, so that the first question does not wait for a worker to start."""
         ...
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]: ...
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]: ...
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]: ...
 
@@ -105,8 +105,8 @@ class CoachPool(WorkerPool):
     async def start(self) -> None:
         await self.warm_up(_warm_up)
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
-        return await self.run(analyse_view, view, seed, COACH_SAMPLES)
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]:
+        return await self.run(analyze_view, view, seed, COACH_SAMPLES)
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         return await self.run(review_record, dict(record), seat, REVIEW_SAMPLES)
@@ -118,8 +118,8 @@ class InlineCoach:
     async def start(self) -> None:
         pass
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
-        return await asyncio.to_thread(analyse_view, view, seed, COACH_SAMPLES)
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]:
+        return await asyncio.to_thread(analyze_view, view, seed, COACH_SAMPLES)
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         return await asyncio.to_thread(review_record, record, seat, REVIEW_SAMPLES)
@@ -129,7 +129,7 @@ class InlineCoach:
 
 
 Snapshot = Callable[[], Awaitable["Question | None"]]
-"""Reads, when the coach is free to answer, what to analyse for one waiting request (``None``
+"""Reads, when the coach is free to answer, what to analyze for one waiting request (``None``
 when it is no longer wanted, e.g. its socket closed); raises :class:`ServiceError` when the
 request is to be refused."""
 Reply = Callable[[dict[str, Any] | ServiceError], None]
@@ -193,7 +193,7 @@ class CoachDesk:
     async def _answer(self, question: Question) -> dict[str, Any]:
         known = self._answers.get(question.key)
         if known is None:
-            known = await self.runner.analyse(question.view, question.seed)
+            known = await self.runner.analyze(question.view, question.seed)
             known = {"version": question.version, **known}
             self._answers[question.key] = known
             while len(self._answers) > ANSWERS_KEPT:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import secrets
 
-from nimmt.engine import Phase, deal_cards
+from nimmt.engine import Phase, draw_deal
 from nimmt.server.actions import ActionKind
 from nimmt.server.book import TableBook
 from nimmt.server.table import LiveTable
@@ -30,7 +30,7 @@ class Dealer:
         person at it, waiting for its cards."""
         while table.full and table.has_people and table.game.phase is Phase.DEALING:
             rng = self.rng(table.code, "deal", table.game_number, table.game.round + 1)
-            rows, hands = deal_cards(rng, len(table.seats))
+            rows, hands = draw_deal(rng, len(table.seats))
             action = self.book.action(table, ActionKind.DEAL, data={"rows": rows, "hands": hands})
             await self.book.commit(table, action)
 

@@ -1,5 +1,6 @@
-"""The server's refusals: :class:`ServiceError` with a code from docs/protocol.md, and the code
-for each of the rules engine's refusals."""
+"""The server's refusals: :class:`ServiceError` with a code from docs/protocol.md, the code for
+each of the rules engine's refusals, and for the other refusals of the modules below the server
+(:data:`REFUSALS`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from nimmt.engine import (
     RuleError,
     WrongPhaseError,
 )
+from nimmt.names import BadNameError
 
 
 class ServiceError(Exception):
@@ -30,6 +32,17 @@ class ServiceError(Exception):
         self.status = status
         self.details = details
         """What fills in the translated sentence (a card, a row), sent along when set."""
+
+    @classmethod
+    def refusing(cls, error: Exception) -> ServiceError:
+        """The error for ``error``, one of :data:`REFUSALS`' kinds: its code and status, and its
+        message as a sentence (a capital first, a final stop)."""
+        for kind in type(error).__mro__:
+            if kind in REFUSALS:
+                code, status = REFUSALS[kind]
+                message = str(error)
+                return cls(code, message[:1].upper() + message[1:] + ".", status)
+        raise TypeError(f"no protocol code for {type(error).__name__}") from error
 
 
 def rule_error(error: RuleError) -> ServiceError:
@@ -52,3 +65,10 @@ def rule_error(error: RuleError) -> ServiceError:
     if isinstance(error, WrongPhaseError):
         return ServiceError("wrong_phase", f"Not now: {error}.", 409)
     return ServiceError("illegal_action", f"Not allowed: {error}.", 409)
+
+
+REFUSALS: dict[type[Exception], tuple[str, int]] = {
+    BadNameError: ("bad_name", 422),
+}
+"""The protocol's code and HTTP status for each refusal of a module below the server, told in
+its own words (:meth:`ServiceError.refusing`; a rules engine refusal has :func:`rule_error`)."""

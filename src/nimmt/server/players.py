@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nimmt.engine import Phase, RuleError
+from nimmt.names import name_key
 from nimmt.server.actions import SEAT_ACTIONS, ActionKind
 from nimmt.server.book import CONFLICT_RETRIES, Behind, TableBook, busy
 from nimmt.server.errors import ServiceError, rule_error
@@ -84,8 +85,8 @@ class Players:
         table = await self.book.load(code)
         for _attempt in range(CONFLICT_RETRIES):
             async with table.lock:
-                taken = {other.name.casefold() for other in table.seats if other.name is not None}
-                if cleaned.casefold() in taken:
+                taken = {name_key(other.name) for other in table.seats if other.name is not None}
+                if name_key(cleaned) in taken:
                     raise ServiceError(
                         "bad_name", f"{cleaned!r} is already at this table: choose another name.",
                         422,

@@ -47,7 +47,7 @@ def replay_steps(record: Mapping[str, Any] | str) -> dict[str, Any]:
     for round_index, (rows, hands, turns) in enumerate(data):
         round_number = round_index + 1
         base = game.totals
-        game.deal_cards([[card] for card in rows], hands)
+        game.apply_deal([[card] for card in rows], hands)
         seen = game.event_count
         steps.append(_step(game, "deal", round_number, 0, sheet, base, events=[]))
         for turn_index, turn in enumerate(turns):

@@ -11,15 +11,13 @@ import asyncio
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, ClassVar
 
-import regex
-
+from nimmt import names
 from nimmt.engine import Game, Phase
 from nimmt.server.actions import SEAT_CHANGES, ActionKind
 from nimmt.server.errors import ServiceError
@@ -35,7 +33,6 @@ from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Table codes avoid 0/O and 1/I, which people misread when they pass a code on."""
 CODE_LENGTH = 6
-NAME_MAX = 24
 MIN_SEATS, MAX_SEATS = 2, 10
 
 
@@ -51,49 +48,13 @@ def normalize_code(code: str) -> str | None:
     return code
 
 
-FOLDED_SPACE = " \t\n\r\v\f"
-"""White space a form may let through: folded into one space like any run of spaces."""
-EMOJI_FORMAT = frozenset(
-    {"\u200d"}  # zero-width joiner: 👩‍👩‍👧‍👦 is one picture made of four
-    | {chr(code) for code in range(0xE0020, 0xE0080)}  # tags: the flags of 🏴󠁧󠁢󠁳󠁣󠁴󠁿 and the like
-)
-"""The invisible format characters (Unicode ``Cf``) that emoji sequences are made of."""
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-"""Control, format, surrogate, private-use and unassigned characters, and line or paragraph
-separators: invisible or unprintable, they would let two names look alike or break a line."""
-GRAPHEME = regex.compile(r"\X")
-
-
-def name_length(name: str) -> int:
-    """The length of a name as people count it: in grapheme clusters (what the browser's
-    ``Intl.Segmenter`` counts too), so that 👩‍👩‍👧‍👦, 🇫🇷 and 👍🏽 are one each.
-
-    >>> [name_length(text) for text in ("Ana", "👩‍👩‍👧‍👦", "🇫🇷", "👍🏽", "Zoë")]
-    [3, 1, 1, 1, 3]
-    """
-    return len(GRAPHEME.findall(name))
-
-
 def clean_name(name: object) -> str:
-    """A display name, trimmed, runs of white space folded into one space, in Unicode's
-    composed form (NFC); :class:`ServiceError` ``bad_name`` when unusable: empty, longer than
-    :data:`NAME_MAX` grapheme clusters, or holding a character of :data:`REFUSED_CATEGORIES`
-    other than folded white space and the joiners of emoji sequences (:data:`EMOJI_FORMAT`)."""
-    if not isinstance(name, str):
-        raise ServiceError("bad_name", "The name must be text.", 422)
-    if any(
-        char not in FOLDED_SPACE
-        and char not in EMOJI_FORMAT
-        and unicodedata.category(char) in REFUSED_CATEGORIES
-        for char in name
-    ):
-        raise ServiceError("bad_name", "A name cannot hold control characters.", 422)
-    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
-    if not cleaned:
-        raise ServiceError("bad_name", "Please give a name.", 422)
-    if name_length(cleaned) > NAME_MAX:
-        raise ServiceError("bad_name", f"A name has at most {NAME_MAX} characters.", 422)
-    return cleaned
+    """``name`` as a display name by :func:`nimmt.names.clean_name`; :class:`ServiceError`
+    ``bad_name`` when the rule refuses it."""
+    try:
+        return names.clean_name(name)
+    except names.BadNameError as error:
+        raise ServiceError.refusing(error) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,7 +303,7 @@ def apply_to_game(game: Game, action: ActionRecord) -> None:
     """Apply a stored game action to ``game`` (raises the engine's ``RuleError`` if illegal)."""
     if action.kind == ActionKind.DEAL:
         assert action.data is not None
-        game.deal_cards(action.data["rows"], action.data["hands"])
+        game.apply_deal(action.data["rows"], action.data["hands"])
     elif action.kind == ActionKind.PLAY:
         assert action.seat is not None and action.card is not None
         game.play(action.seat, action.card, replace=True)

@@ -49,7 +49,7 @@ class TableCoach:
         self.desk.ask(table.code, connection, snapshot, reply)
 
     def _question(self, table: LiveTable, connection: Connection) -> Question:
-        """What the coach is to analyse for ``connection`` now (table lock held), or why not."""
+        """What the coach is to analyze for ``connection`` now (table lock held), or why not."""
         seat = connection.seat
         if seat is None:
             raise ServiceError("not_seated", "Only a seated player can ask the coach.", 403)

@@ -21,10 +21,11 @@ and :mod:`.session` (the command's run and record). The names below are re-expor
 the command line and the tests.
 """
 
+from nimmt.exits import EXIT_INTERRUPTED
 from nimmt.terminal.game import TerminalGame
 from nimmt.terminal.narrate import Narrator
 from nimmt.terminal.prompts import Asker, Question, QuestionKind, console_asker, discard_typeahead
-from nimmt.terminal.session import EXIT_INTERRUPTED, Ending, record_meta, run, save_record
+from nimmt.terminal.session import Ending, record_meta, run, save_record
 from nimmt.terminal.settings import (
     BOT_PERSONAS,
     DEFAULT_DELAY,

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from nimmt.exits import EXIT_INTERRUPTED
 from nimmt.terminal.game import TerminalGame
 from nimmt.terminal.prompts import Asker, console_asker, echo_set
 from nimmt.terminal.settings import PERSON_SEAT, PlaySettings
@@ -27,10 +28,6 @@ class Ending(Enum):
     INPUT_ENDED = "input ended"
     INTERRUPTED = "interrupted"
     BOT_FAILED = "bot failed"
-
-
-EXIT_INTERRUPTED = 130
-"""The exit status of a program stopped by Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def record_meta(session: TerminalGame) -> dict[str, Any]:
@@ -61,8 +58,9 @@ def run(
 ) -> int:
     """Play a game, save its record if asked, and return the exit status.
 
-    Ctrl-C (status 130) or the end of input (status 1) stop the game cleanly with one line on
-    ``err_console``; the record, if asked for, then holds the game in progress.
+    Ctrl-C (status 130, :data:`~nimmt.exits.EXIT_INTERRUPTED`) or the end of input (status 1)
+    stop the game cleanly with one line on ``err_console``; the record, if asked for, then holds
+    the game in progress.
     """
     session = TerminalGame(
         settings, console=console, ask=ask or console_asker(console), sleep=sleep

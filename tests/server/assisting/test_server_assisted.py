@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from tests.server.server_helpers import Message, create_table, receive_until, service_of, snapshot
 
-from nimmt.engine import Game, Phase, deal_cards
+from nimmt.engine import Game, Phase, draw_deal
 from nimmt.server.storage import SqlStorage
 
 NIMMT = Path(sys.executable).with_name("nimmt")
@@ -46,8 +46,8 @@ def seeded_game(seed: int, players: int = len(NAMES)) -> tuple[list[Entry], Game
     game = Game(players)
     entries: list[Entry] = []
     while game.phase is not Phase.GAME_OVER:
-        rows, hands = deal_cards(rng, players)
-        game.deal_cards(rows, hands)
+        rows, hands = draw_deal(rng, players)
+        game.apply_deal(rows, hands)
         entries.append(Entry("assist_rows", tuple(row[0] for row in rows)))
         while game.phase is Phase.CHOOSING_CARDS:
             cards = [rng.choice(game.hand(seat)) for seat in range(players)]

@@ -12,7 +12,7 @@ import sys
 
 from tests.waiting import wait_until
 
-from nimmt.engine import Game, deal_cards
+from nimmt.engine import Game, draw_deal
 from nimmt.server.botpool import WORKER_NICENESS, BotPool, InlineBots
 
 
@@ -22,7 +22,7 @@ def _worker_facts() -> tuple[int, int]:
 
 def test_the_pool_decides_as_the_bot_does_but_in_another_process() -> None:
     game = Game(4)
-    game.deal_cards(*deal_cards(random.Random(7), 4))
+    game.apply_deal(*draw_deal(random.Random(7), 4))
     views = [game.view(seat) for seat in range(4)]
 
     async def scenario() -> None:
@@ -46,12 +46,12 @@ def test_the_pool_decides_as_the_bot_does_but_in_another_process() -> None:
 
 ORPHAN_SCRIPT = """
 import asyncio, os, random, signal, sys
-from nimmt.engine import Game, deal_cards
+from nimmt.engine import Game, draw_deal
 from nimmt.server.botpool import BotPool
 
 async def main():
     game = Game(3)
-    game.deal_cards(*deal_cards(random.Random(1), 3))
+    game.apply_deal(*draw_deal(random.Random(1), 3))
     pool = BotPool(2)
     await pool.decide("greedy", 1, game.view(0))
     print(" ".join(str(pid) for pid in pool.executor()._processes), flush=True)

@@ -19,8 +19,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from tests.server.server_helpers import Message, create_table, receive_until, service_of, snapshot
 
 import nimmt.server.coach as coach_module
-from nimmt.bots.analysis import review
 from nimmt.engine import Game, SeatView, total_bullheads
+from nimmt.review import review
 from nimmt.server.coach import COACH_NICENESS, CoachPool, CoachRunner, InlineCoach
 from nimmt.server.storage import MemoryStorage, SeatRecord, SqlStorage, TableRecord, TableStatus
 
@@ -167,11 +167,11 @@ class Recording:
         self.thinking = threading.Event()
         """Set once the coach has been given a view (and waits for ``go``)."""
 
-    async def analyse(self, view: SeatView, seed: int) -> dict[str, Any]:
+    async def analyze(self, view: SeatView, seed: int) -> dict[str, Any]:
         self.views.append(view)
         self.thinking.set()
         await asyncio.to_thread(self.go.wait, 60)
-        return await self.inner.analyse(view, seed)
+        return await self.inner.analyze(view, seed)
 
     async def review(self, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         self.reviews.append((record, seat))
@@ -207,7 +207,7 @@ def test_the_coach_sees_only_the_askers_view(make_client: Any) -> None:
 
 def test_the_table_goes_on_while_the_coach_thinks(make_client: Any) -> None:
     """The coach is held, thinking, until the turn has been played (a bot included): the table
-    did not wait for it, and its answer comes afterwards, for the version it analysed."""
+    did not wait for it, and its answer comes afterwards, for the version it analyzed."""
     client = make_client()
     recording = recording_coach(client)
     recording.go.clear()
@@ -383,7 +383,7 @@ def test_the_coach_pool_answers_as_the_inline_coach_but_in_a_process_of_its_own(
     async def scenario() -> None:
         pool, inline = CoachPool(), InlineCoach()
         try:
-            assert await pool.analyse(view, 4) == await inline.analyse(view, 4)
+            assert await pool.analyze(view, 4) == await inline.analyze(view, 4)
             assert await pool.review(record, 1) == await inline.review(record, 1)
             loop = asyncio.get_running_loop()
             pid, niceness = await loop.run_in_executor(pool.executor(), _worker_facts)

@@ -7,8 +7,9 @@ import pytest
 from starlette.testclient import TestClient
 from tests.server.server_helpers import create_table
 
+from nimmt.names import NAME_MAX, name_length
 from nimmt.server.errors import ServiceError
-from nimmt.server.table import NAME_MAX, clean_name, name_length
+from nimmt.server.table import clean_name
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 👩‍👩‍👧‍👦
 FLAG_FR = "\U0001f1eb\U0001f1f7"  # 🇫🇷
