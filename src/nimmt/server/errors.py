@@ -45,26 +45,30 @@ class ServiceError(Exception):
         raise TypeError(f"no protocol code for {type(error).__name__}") from error
 
 
+RULE_REFUSALS: dict[type[RuleError], tuple[str, int, str]] = {
+    GameOverError: ("game_over", 409, "The game is over."),
+    CardNotInHandError: ("card_not_in_hand", 409, "{card} is not in your hand."),
+    CardAlreadyChosenError: ("already_chosen", 409, "You have already chosen this card."),
+    NoCardChosenError: ("no_card_chosen", 409, "You have no card chosen to take back."),
+    NoRowChoicePendingError: ("no_row_choice_pending", 409, "Nobody has to choose a row now."),
+    NotYourDecisionError: ("not_your_decision", 409, "Another player chooses the row."),
+    RowIndexError: ("bad_row", 422, "Rows are numbered 0 to 3."),
+    WrongPhaseError: ("wrong_phase", 409, "Not now: {error}."),
+    RuleError: ("illegal_action", 409, "Not allowed: {error}."),
+}
+"""The protocol's code, HTTP status and sentence for each of the rules engine's refusals; the
+most specific kind of an error counts (a :class:`GameOverError` is also a wrong phase). In the
+sentence, ``{card}`` is the card refused and ``{error}`` the engine's own words."""
+
+
 def rule_error(error: RuleError) -> ServiceError:
-    """The protocol's error code and a plain sentence for an engine refusal (the card refused is
-    the error's own ``card``)."""
-    if isinstance(error, GameOverError):
-        return ServiceError("game_over", "The game is over.", 409)
-    if isinstance(error, CardNotInHandError):
-        return ServiceError("card_not_in_hand", f"{error.card} is not in your hand.", 409)
-    if isinstance(error, CardAlreadyChosenError):
-        return ServiceError("already_chosen", "You have already chosen this card.", 409)
-    if isinstance(error, NoCardChosenError):
-        return ServiceError("no_card_chosen", "You have no card chosen to take back.", 409)
-    if isinstance(error, NoRowChoicePendingError):
-        return ServiceError("no_row_choice_pending", "Nobody has to choose a row now.", 409)
-    if isinstance(error, NotYourDecisionError):
-        return ServiceError("not_your_decision", "Another player chooses the row.", 409)
-    if isinstance(error, RowIndexError):
-        return ServiceError("bad_row", "Rows are numbered 0 to 3.", 422)
-    if isinstance(error, WrongPhaseError):
-        return ServiceError("wrong_phase", f"Not now: {error}.", 409)
-    return ServiceError("illegal_action", f"Not allowed: {error}.", 409)
+    """The protocol's error for an engine refusal (:data:`RULE_REFUSALS`)."""
+    for kind in type(error).__mro__:
+        if kind in RULE_REFUSALS:
+            code, status, sentence = RULE_REFUSALS[kind]
+            card = getattr(error, "card", None)
+            return ServiceError(code, sentence.format(card=card, error=error), status)
+    raise TypeError(f"{type(error).__name__} is not a rules engine refusal") from error
 
 
 REFUSALS: dict[type[Exception], tuple[str, int]] = {
