@@ -43,7 +43,7 @@ from nimmt.server.listeners import Listeners
 from nimmt.server.players import Players
 from nimmt.server.publisher import publish
 from nimmt.server.storage import Storage
-from nimmt.server.table import Connection, LiveTable, SeatSpec
+from nimmt.server.table import Connection, LiveTable
 from nimmt.server.tablecoach import TableCoach
 from nimmt.server.writer import Writer
 
@@ -112,6 +112,18 @@ class GameService:
         self.listeners = Listeners(self.book, max_queue)
         self.assisted = AssistDesk(self.book)
 
+        # What the routers call: each the part's own method.
+        self.create_table = self.players.create_table
+        self.join = self.players.join
+        self.act = self.players.act
+        self.connect = self.listeners.connect
+        self.disconnect = self.listeners.disconnect
+        self.create_assisted_table = self.assisted.create
+        self.assist = self.assisted.enter
+        self.ask_coach = self.table_coach.ask
+        self.game_analysis = self.table_coach.game_analysis
+        self.evict_idle = self.follower.evict_idle
+
     async def _after_change(self, table: LiveTable) -> None:
         """What follows a stored change by itself: the deal of a new round, then the bots."""
         await self.dealer.deal_due(table)
@@ -150,12 +162,6 @@ class GameService:
 
     # ---------------------------------------------------------------------- tables
 
-    async def create_table(
-        self, seats: Sequence[SeatSpec], creator: object = None, *, coach: bool = False
-    ) -> str:
-        """A new table; its code (:meth:`nimmt.server.players.Players.create_table`)."""
-        return await self.players.create_table(seats, creator, coach=coach)
-
     async def list_tables(self, limit: int = 20, cursor: str | None = None) -> dict[str, Any]:
         """Tables open to join or in play, newest first, a page at a time, from the database
         (no table's lock is taken): finished tables and tables nobody acted at for
@@ -177,46 +183,11 @@ class GameService:
         async with table.lock:
             return serialize.summary(table)
 
-    async def join(self, code: str, name: object, seat: object = None) -> tuple[int, str]:
-        """Give a free human seat to ``name``: the seat and its token (shown only this once)."""
-        return await self.players.join(code, name, seat)
-
-    async def evict_idle(self) -> list[str]:
-        """Let go of the tables nobody is at (:meth:`nimmt.server.follower.Follower.evict_idle`)."""
-        return await self.follower.evict_idle()
-
-    # -------------------------------------------------------------------- sockets
-
-    async def connect(self, code: str, token: str | None, since: int | None = None) -> Connection:
-        """A listener at the table (:meth:`nimmt.server.listeners.Listeners.connect`)."""
-        return await self.listeners.connect(code, token, since)
-
-    async def disconnect(self, connection: Connection) -> None:
-        await self.listeners.disconnect(connection)
-
     async def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
         """The current ``state`` for a connection whose queue overflowed."""
         return self.listeners.fresh_state(connection)
 
     # -------------------------------------------------------------------- actions
-
-    async def act(
-        self,
-        code: str,
-        token: str | None,
-        kind: str,
-        *,
-        card: int | None = None,
-        row: int | None = None,
-        version: int | None = None,
-        bot: str | None = None,
-        agree: bool = True,
-    ) -> None:
-        """A person's action (``play``, ``retract``, ``choose_row``, ``rematch``, ``leave``);
-        ``rematch`` is a vote: ``agree`` False takes the agreement back."""
-        await self.players.act(
-            code, token, kind, card=card, row=row, version=version, bot=bot, agree=agree
-        )
 
     async def rematch(self, code: str, token: object, agree: bool = True) -> dict[str, Any]:
         """The HTTP twin of the socket's ``rematch`` vote: the current game's number (the new
@@ -233,38 +204,6 @@ class GameService:
         if not isinstance(token, str) or not token:
             raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
         await self.act(code, token, "leave", bot=bot)
-
-    # ------------------------------------------------------------ assisted tables
-
-    async def create_assisted_table(self, names: object) -> tuple[str, str]:
-        """A game played with real cards by ``names``: its code and the token that enters its
-        cards (shown only this once)."""
-        return await self.assisted.create(names)
-
-    async def assist(
-        self,
-        code: str,
-        token: str | None,
-        kind: str,
-        *,
-        cards: list[int] | None = None,
-        row: int | None = None,
-        version: int | None = None,
-    ) -> None:
-        """An entry at an assisted table (``rows``, ``turn``, ``row``, ``undo``)."""
-        await self.assisted.enter(code, token, kind, cards=cards, row=row, version=version)
-
-    # --------------------------------------------------------------------- coach
-
-    async def ask_coach(self, connection: Connection, request_id: Any = None) -> None:
-        """A seated person asks the coach about their current decision."""
-        await self.table_coach.ask(connection, request_id)
-
-    async def game_analysis(
-        self, code: str, seat: object, game: int | None = None
-    ) -> dict[str, Any]:
-        """Every decision of ``seat`` in a finished game of the table, scored by the coach."""
-        return await self.table_coach.game_analysis(code, seat, game)
 
     # ------------------------------------------------------------------- records
 

@@ -164,7 +164,7 @@ def lobby_seats(seats: Iterable[SeatRecord]) -> tuple[int, list[str]]:
     return free, humans
 
 
-def _utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
     """``moment`` in UTC; a naive one is taken as UTC (SQLite keeps no time zone)."""
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
@@ -173,7 +173,7 @@ def _utc(moment: datetime) -> datetime:
 
 def encode_cursor(created_at: datetime, table_id: int) -> str:
     """The lobby's page cursor: where the last line shown sorts (its creation, then its id)."""
-    text = f"{_utc(created_at).isoformat()}|{table_id}"
+    text = f"{as_utc(created_at).isoformat()}|{table_id}"
     return base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii").rstrip("=")
 
 
@@ -191,6 +191,6 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
         raise ValueError(f"malformed cursor {cursor[:40]!r}") from None
 
 
-def _check_limit(limit: int) -> None:
+def check_limit(limit: int) -> None:
     if limit < 1:
         raise ValueError("limit must be at least 1")

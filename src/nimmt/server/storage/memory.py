@@ -20,7 +20,7 @@ from nimmt.server.storage.base import (
     TableRecord,
     TableStatus,
     VersionConflictError,
-    _check_limit,
+    check_limit,
     decode_cursor,
     encode_cursor,
     lobby_seats,
@@ -127,7 +127,7 @@ class MemoryStorage:
     def list_open(
         self, *, limit: int, cursor: str | None, active_since: datetime
     ) -> tuple[list[OpenTable], str | None]:
-        _check_limit(limit)
+        check_limit(limit)
         after = decode_cursor(cursor) if cursor is not None else None
         with self._lock:
             found = sorted(

@@ -42,8 +42,8 @@ from nimmt.server.storage.base import (
     TableRecord,
     TableStatus,
     VersionConflictError,
-    _check_limit,
-    _utc,
+    as_utc,
+    check_limit,
     decode_cursor,
     encode_cursor,
     lobby_seats,
@@ -185,13 +185,13 @@ class SqlStorage:
                     insert(TableRow)
                     .values(
                         code=table.code,
-                        created_at=_utc(table.created_at),
+                        created_at=as_utc(table.created_at),
                         version=table.status.version,
                         game=table.status.game,
                         phase=table.status.phase,
                         round=table.status.round,
                         finished=table.status.finished,
-                        last_active_at=_utc(table.status.last_active_at or table.created_at),
+                        last_active_at=as_utc(table.status.last_active_at or table.created_at),
                         seat_count=len(table.seats),
                         free_seats=free,
                         humans=humans,
@@ -228,7 +228,7 @@ class SqlStorage:
             ).all()
             return TableRecord(
                 code=row.code,
-                created_at=_utc(row.created_at),
+                created_at=as_utc(row.created_at),
                 seats=tuple(
                     SeatRecord(seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash)
                     for seat in seats
@@ -239,7 +239,7 @@ class SqlStorage:
                     row.phase,
                     row.round,
                     row.finished,
-                    _utc(row.last_active_at),
+                    as_utc(row.last_active_at),
                 ),
                 assistant_hash=row.assistant_hash,
                 coach=row.coach,
@@ -282,7 +282,7 @@ class SqlStorage:
             statement = _MOVE
         else:
             statement = _MOVE_ACTIVE
-            values["b_last_active_at"] = _utc(status.last_active_at)
+            values["b_last_active_at"] = as_utc(status.last_active_at)
         # Compare-and-set on the version: a change that does not follow the stored history is
         # refused instead of silently forking it. On PostgreSQL the update also locks the row,
         # so the seats below change under it.
@@ -371,7 +371,7 @@ class SqlStorage:
     def list_open(
         self, *, limit: int, cursor: str | None, active_since: datetime
     ) -> tuple[list[OpenTable], str | None]:
-        _check_limit(limit)
+        check_limit(limit)
         query = (
             select(
                 TableRow.id,
@@ -385,7 +385,7 @@ class SqlStorage:
             )
             .where(
                 TableRow.finished.is_(False),
-                TableRow.last_active_at >= _utc(active_since),
+                TableRow.last_active_at >= as_utc(active_since),
                 TableRow.assistant_hash.is_(None),  # an assisted table is followed by its link
             )
             .order_by(TableRow.created_at.desc(), TableRow.id.desc())
@@ -393,7 +393,7 @@ class SqlStorage:
         )
         if cursor is not None:
             created, table_id = decode_cursor(cursor)
-            created = _utc(created)
+            created = as_utc(created)
             query = query.where(
                 or_(
                     TableRow.created_at < created,
@@ -410,7 +410,7 @@ class SqlStorage:
                 tuple(humans),
                 phase,
                 round_,
-                _utc(created),
+                as_utc(created),
             )
             for _id, code, created, free, humans, phase, round_, seat_count in rows[:limit]
         ]
@@ -424,7 +424,7 @@ class SqlStorage:
             return list(
                 connection.scalars(
                     select(TableRow.code)
-                    .where(TableRow.finished.is_(False), TableRow.last_active_at >= _utc(since))
+                    .where(TableRow.finished.is_(False), TableRow.last_active_at >= as_utc(since))
                     .order_by(TableRow.id)
                 )
             )
