@@ -34,7 +34,7 @@ export function createActions(ctx) {
     const view = s.view;
     if (!view || !isSeated(s) || !view.hand.includes(card)) return;
     if (s.animating) {
-      // The table is still showing the last turn: the card is kept for the next one (table.js
+      // The table is still showing the last turn: the card is kept for the next one (main.js
       // plays it once that is here), lifted now, and the animation hurries to its end.
       s.queuedCard = card;
       s.handFocus = card;
