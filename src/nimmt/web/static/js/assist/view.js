@@ -56,6 +56,7 @@ export function createAssistView(ctx) {
       return;
     }
     root.append(h("div", { class: "assist-page", style: { "--step": `${STEP_MS / s.speed}ms` } },
+      h("h1", { class: "visually-hidden", text: t("board.table", { code }) }),
       h("div", { class: "assist-bar-holder" }),
       h("div", { class: "assist-board-holder" }),
       h("div", { class: "assist-entry-holder" }),
