@@ -115,10 +115,9 @@ def test_the_coach_scores_every_card_and_row_and_never_plays(server: Server, new
     assert answer["type"] == "coach" and answer["kind"] == "card"
     expect_figures(ana, answer, ".hand .card", "card")
     best = ana.locator(f'.hand .card[data-card="{answer["best"]}"]')
-    expect(best).to_have_attribute("aria-label", re.compile(r"Coach: the best card.*confidence"))
+    expect(best).to_have_accessible_name(re.compile(r"Coach: the best card.*confidence"))
     worst = max(answer["candidates"], key=lambda candidate: candidate["extra"])
-    expect(ana.locator(f'.hand .card[data-card="{worst["choice"]}"]')).to_have_attribute(
-        "aria-label",
+    expect(ana.locator(f'.hand .card[data-card="{worst["choice"]}"]')).to_have_accessible_name(
         re.compile(rf"Coach: about {re.escape(one_decimal(worst['extra']))} bullheads more than"),
     )
     # Nothing was chosen for her: the turn waits for Ana, as the server and her page say.
@@ -154,7 +153,7 @@ def test_the_coach_scores_every_card_and_row_and_never_plays(server: Server, new
                 assert answer["type"] == "coach" and answer["kind"] == "row"
                 expect_figures(page, answer, ".rows.choosing .row", "row")
                 best_row = page.locator(f'.row[data-row="{answer["best"]}"]')
-                expect(best_row).to_have_attribute("aria-label", re.compile(r"Coach: the best row"))
+                expect(best_row).to_have_accessible_name(re.compile(r"Coach: the best row"))
                 other = ben if page is ana else ana
                 expect(other.locator(".rows .coach-note")).to_have_count(0)
                 # The coach chose nothing: the table still waits for this person.

@@ -219,7 +219,7 @@ def test_a_rematch_needs_everyone(server: Server, new_page: Any) -> None:
         expect(page.locator(".sheet")).to_have_count(0)
         expect(page.locator(".hand .card")).to_have_count(10)
     # The bot's seat is named in German on Ben's page; the first game's record is in the log.
-    expect(ben_page.locator(".seat-name-text")).to_have_text(["Ana", "Ben", "Roboter 3 (gierig)"])
+    expect(ben_page.locator(".seat-name-text")).to_have_text(["Ana", "Ben", "Bot 3 (gierig)"])
     ana.locator("#open-log").click()
     link = ana.locator("#game-log .log-records a")
     expect(link).to_have_text("Record of game 1")

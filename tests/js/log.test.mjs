@@ -175,6 +175,9 @@ describe("the log's sentences", () => {
     assert.equal(outcomeText(turnOutcomes(sixth)[0], words()), "log.took_sixth(name=Cleo,card=11,row=1,count=7)");
     assert.equal(outcomeShort(turnOutcomes(sixth)[0], t), "log.short_took(row=1,count=7)");
     assert.equal(outcomeShort(turnOutcomes(first)[0], t), "log.short_placed(row=2)");
+    // Under "You" the verb agrees: "take row 1", never "you takes row 1".
+    assert.equal(outcomeShort(turnOutcomes(sixth)[0], t, true), "log.short_took_you(row=1,count=7)");
+    assert.equal(outcomeShort(turnOutcomes(first)[0], t, true), "log.short_placed(row=2)");
   });
 
   test("a card whose player is choosing a row says so", () => {
@@ -184,5 +187,6 @@ describe("the log's sentences", () => {
     assert.equal(outcomeText(outcomes[1], words()), "log.revealed(name=Ben,card=60)");
     assert.equal(outcomeShort(outcomes[0], t), "log.short_choosing()");
     assert.equal(outcomeShort(outcomes[1], t), "");
+    assert.equal(outcomeShort(outcomes[0], t, true), "log.short_choosing_you()");
   });
 });

@@ -227,8 +227,8 @@ describe("keyboard choices", () => {
 });
 
 describe("the end of the game", () => {
-  test("from 45 a total is close to 66, and the round played from such totals may be the last", () => {
-    assert.deepEqual([0, 44, 45, 66, 70].map(nearEnd), [false, false, true, true, true]);
+  test("from 45 to 66 a total is close to 66 (above, past it), and such totals may make the last round", () => {
+    assert.deepEqual([0, 44, 45, 66, 67, 70].map(nearEnd), [false, false, true, true, false, false]);
     assert.equal(mayBeLastRound([10, 44, 40]), false);
     assert.equal(mayBeLastRound([10, 45, 40]), true);
   });

@@ -69,7 +69,7 @@ export function mountBoard(root, code) {
     const link = joinUrl(location.origin, code);
     const over = view.phase === "game_over" && view.outcome;
     const sheet = sheetShown(view)
-      ? h("section", { class: "sheet board-sheet", "aria-labelledby": "board-sheet-title" },
+      ? h("section", { class: "sheet board-sheet", "aria-labelledby": "board-sheet-title", tabindex: "0" },
           h("h2", { id: "board-sheet-title", text: over ? t("sheet.game_over") : t("sheet.after_round", { round: view.score_sheet.length }) }),
           over ? h("p", { class: "winners", text: winnersText(view.outcome.winners, view.outcome.totals, words()) }) : null,
           renderScoreTable({
@@ -80,14 +80,17 @@ export function mountBoard(root, code) {
       : null;
     const free = freeSeats(s.table);
     const many = view.names.length > 6 ? " many" : "";
-    root.append(h("div", { class: `board-page${many}${sheet ? " sheet-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
+    // At game over the final sheet takes the rows' place, where every line of it fits (at ten
+    // seats the side column cannot hold it beside the players and the QR code).
+    const pageClass = `board-page${many}${sheet ? " sheet-open" : ""}${over ? " game-over" : ""}`;
+    root.append(h("div", { class: pageClass, style: { "--step": `${STEP_MS / s.speed}ms` } },
       h("header", { class: "board-head" },
         h("span", { class: "board-brand", text: t("app.brand_name") }),
-        h("span", { class: "board-code", text: t("board.table", { code }) }),
+        h("h1", { class: "board-code", text: t("board.table", { code }) }),
         h("span", { class: "board-info", text: infoText(view, t) }),
         h("button", { type: "button", class: "chip board-full", text: t("board.full_screen"), on: { click: fullScreen } })),
       h("div", { class: "board-main" },
-        renderBoard({
+        over ? sheet : renderBoard({
           rows: view.rows,
           revealed: view.revealed,
           status: statusText(view, { tableSeats: s.table ? s.table.seats : null }, words()),
@@ -96,7 +99,7 @@ export function mountBoard(root, code) {
         }),
         h("aside", { class: "board-side" },
           renderSeats(seatSummaries(s, nameOfSeat)),
-          sheet,
+          over ? null : sheet,
           h("figure", { class: "board-join" },
             h("img", { src: `/t/${encodeURIComponent(code)}/qr.svg`, alt: t("board.qr_alt", { link }), width: 180, height: 180 }),
             h("figcaption", {},

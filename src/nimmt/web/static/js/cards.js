@@ -16,15 +16,21 @@ export function bullheads(card) {
 
 export const totalBullheads = (cards) => cards.reduce((sum, card) => sum + bullheads(card), 0);
 
-/** A face-up card element (a div, or the given tag such as "button"). */
-export function cardEl(card, { tag = "div", attrs = {} } = {}) {
+/** A card's name as a screen reader says it ("41, 1 bullhead"). */
+export const cardName = (card) => t("card.label", { card, count: bullheads(card) });
+
+/**
+ * A face-up card element (a div, or the given tag such as "button"). Its name is a hidden text
+ * inside it (`name`, by default cardName), never an `aria-label`: a div may not carry one, and a
+ * button's name then starts with the number it shows.
+ */
+export function cardEl(card, { tag = "div", attrs = {}, name = null } = {}) {
   const heads = bullheads(card);
   const el = h(
     tag,
     {
       class: `card bh-${heads}${card >= 100 ? " n3" : ""}`,
       "data-card": card,
-      "aria-label": t("card.label", { card, count: heads }),
       ...attrs,
     },
     h(
@@ -34,6 +40,7 @@ export function cardEl(card, { tag = "div", attrs = {} } = {}) {
     ),
     h("span", { class: "num", "aria-hidden": "true", text: String(card) }),
     h("span", { class: "corner", "aria-hidden": "true", text: String(card) }),
+    h("span", { class: "visually-hidden card-name", text: name ?? cardName(card) }),
   );
   return el;
 }

@@ -55,7 +55,8 @@ export function createAssistView(ctx) {
       root.append(notReady);
       return;
     }
-    root.append(h("div", { class: "assist-page table-page", style: { "--step": `${STEP_MS / s.speed}ms` } },
+    root.append(h("div", { class: "assist-page", style: { "--step": `${STEP_MS / s.speed}ms` } },
+      h("h1", { class: "visually-hidden", text: t("board.table", { code }) }),
       h("div", { class: "assist-bar-holder" }),
       h("div", { class: "assist-board-holder" }),
       h("div", { class: "assist-entry-holder" }),
@@ -117,9 +118,10 @@ export function createAssistView(ctx) {
         const total = (view.totals[seat] || 0) + (view.phase === "game_over" ? 0 : round);
         return h("li", {
           class: `assist-player${pending && pending.seat === seat ? " asked" : ""}${best.includes(seat) ? " winner" : ""}`,
-          "data-seat": seat, "aria-label": `${name}: ${t("seat.score_label", { round, total })}`,
+          "data-seat": seat,
         },
           h("span", { class: "assist-player-name", text: name }),
+          h("span", { class: "visually-hidden", text: t("seat.score_label", { round, total }) }),
           h("span", { class: "pile-part", "aria-hidden": "true" },
             h("span", { class: "head" }), h("span", { class: "assist-round-number", text: String(round) })),
           h("span", { class: "pile-part total", "aria-hidden": "true" },

@@ -135,6 +135,8 @@ export async function takeRow(root, event, opts) {
     if (counter) counter.textContent = String(Number(counter.textContent || 0) + event.bullheads);
     const total = pile.querySelector(".seat-total-number");
     if (total) total.textContent = String(Number(total.textContent || 0) + event.bullheads);
+    const said = pile.querySelector(".seat-pile > .visually-hidden");
+    if (said && counter && total) said.textContent = t("seat.score_label", { round: counter.textContent, total: total.textContent });
     pile.classList.remove("hit");
     void pile.offsetWidth; // restart the pulse
     pile.classList.add("hit");

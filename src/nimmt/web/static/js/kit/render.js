@@ -3,7 +3,7 @@
 // board view can draw a recorded position with the same functions. Texts come through i18n.js;
 // sentences that need names come from text.js.
 
-import { bullheads, cardBackEl, cardEl, totalBullheads } from "../cards.js";
+import { bullheads, cardBackEl, cardEl, cardName, totalBullheads } from "../cards.js";
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
 import { GAME_END, SPEEDS, lowestFirst, nearEnd } from "./state.js";
@@ -15,27 +15,33 @@ export const renderCard = (card, opts) => cardEl(card, opts);
 /**
  * One row of the board: six slots (the sixth marked), its bullhead total at the side. A plain
  * group, or with `choosable` a button that takes the row (`onChoose()`, `onKeydown(event)`).
- * `note`: an optional annotation of the choice (`{ el, className, label(base), title }`, the coach's).
+ * `note`: an optional annotation of the choice (`{ el, className, label(base), title }`, the coach's;
+ * its `title`, the advice, ends the button's name).
  */
 export function renderRow(cards, index, { choosable = false, onChoose = null, onKeydown = null, note = null } = {}) {
   const total = totalBullheads(cards);
   const slots = Array.from({ length: 6 }, (_, place) =>
     h("div", { class: `slot${place === 5 ? " sixth" : ""}` }, cards[place] ? cardEl(cards[place]) : null));
   const totalEl = h("span", { class: "row-side" },
-    h("span", { class: "row-total", title: t("table.row_total", { count: total }) },
+    h("span", { class: "row-total", title: t("table.row_total", { count: total }), "aria-hidden": choosable ? "true" : null },
       h("span", { class: "head big", "aria-hidden": "true" }),
       h("span", { class: "row-total-number", text: String(total) })),
-    choosable ? h("span", { class: "row-cost", "aria-hidden": "true", text: t("table.row_cost", { count: total }) }) : null,
+    choosable ? h("span", { class: "row-cost", text: t("table.row_cost", { count: total }) }) : null,
     choosable && note ? note.el : null);
   if (choosable) {
-    const label = t("table.row_choice_label", { row: index + 1, count: total, cards: cards.join(", ") });
+    // The button's name is what it shows ("Take it: 9 bullheads"), after a hidden "Row 1 (…):"
+    // that says which row; the coach's advice, if any, follows. No aria-label: the name must
+    // contain the visible words (voice control users say them).
+    const which = t("table.row_choice_name", { row: index + 1, cards: cards.join(", ") });
+    const advice = note ? note.title : "";
     return h("button", {
       type: "button", class: `row choosable${note ? ` ${note.className}` : ""}`, "data-row": index, "data-focus": `row-${index}`,
-      "aria-label": note ? note.label(label) : label,
       title: note ? note.title : null,
       on: { click: () => onChoose && onChoose(), keydown: (event) => onKeydown && onKeydown(event) },
     },
-      h("span", { class: "row-slots" }, slots), totalEl);
+      h("span", { class: "visually-hidden", text: `${which} ` }),
+      h("span", { class: "row-slots", "aria-hidden": "true" }, slots), totalEl,
+      advice ? h("span", { class: "visually-hidden", text: `. ${advice}` }) : null);
   }
   const label = t("table.row_label", { row: index + 1, cards: cards.join(", ") || "–", count: total });
   return h("div", { class: "row", "data-row": index, role: "group", "aria-label": label },
@@ -126,7 +132,8 @@ export function renderSeats(seats) {
             info.isMe ? h("span", { class: "badge", text: t("seat.you") }) : null,
             info.bot ? h("span", { class: "badge bot", text: t("seat.bot") }) : null),
           h("div", { class: "seat-state", text: info.offline ? t("seat.state_offline") : seatStateText(info.stateKey, t) }),
-          h("div", { class: "seat-pile", "aria-label": t("seat.score_label", { round: info.round, total: info.total }) },
+          h("div", { class: "seat-pile" },
+            h("span", { class: "visually-hidden", text: t("seat.score_label", { round: info.round, total: info.total }) }),
             h("span", { class: "pile-part round", "aria-hidden": "true" },
               h("span", { class: "head" }), h("span", { class: "seat-round-number", text: String(info.round) })),
             h("span", { class: "pile-part total", "aria-hidden": "true" },
@@ -148,6 +155,7 @@ export function renderHand({ hand, chosen = null, canPlay = false, focus = null,
     const note = annotate ? annotate(card) : null;
     const el = cardEl(card, {
       tag: "button",
+      name: note ? note.label(cardName(card)) : null,
       attrs: {
         type: "button",
         class: `card bh-${bullheads(card)}${card >= 100 ? " n3" : ""}${lifted ? " lifted" : ""}${note ? ` ${note.className}` : ""}`,
@@ -162,7 +170,6 @@ export function renderHand({ hand, chosen = null, canPlay = false, focus = null,
       },
     });
     if (note) {
-      el.setAttribute("aria-label", note.label(el.getAttribute("aria-label")));
       if (note.title) el.title = note.title;
       el.append(note.el);
     }

@@ -57,7 +57,7 @@ export const playerCount = (s) =>
   s.view && s.view.names ? s.view.names.length : s.table ? s.table.seats.length : 0;
 
 /**
- * A seat's name: a bot seat's own name in the page's language ("Roboter 2 (schwer)", from the
+ * A seat's name: a bot seat's own name in the page's language ("Bot 2 (schwer)", from the
  * table's `bot_name`), else from the view, else from the table's seats, else "Seat N" through `t`.
  */
 export function nameOf(s, seat, t) {
@@ -100,8 +100,8 @@ export function seatScore(view, seat) {
   return { round, total };
 }
 
-/** Is this total close to the end of the game (NEAR_END, 45, or more)? */
-export const nearEnd = (total) => total >= NEAR_END;
+/** Is this total close to the end of the game (45 to 66)? Above 66 it is past the end, not close. */
+export const nearEnd = (total) => total >= NEAR_END && total <= GAME_END;
 
 /** May the round played with these totals (those before it) be the last? Someone is near the end. */
 export const mayBeLastRound = (totals) => totals.some(nearEnd);

@@ -216,10 +216,14 @@ export function outcomeText(outcome, words) {
   return t(key, { ...params, row, count: outcome.took.bullheads });
 }
 
-/** A short label for one card's outcome on the last-turn strip: "→ 2", "takes 2 · 7". */
-export function outcomeShort(outcome, t) {
-  if (outcome.pending) return t("log.short_choosing");
+/**
+ * A short label for one card's outcome on the last-turn strip: "→ row 2", "takes row 2 (+7)";
+ * under "You" (`mine`) the verb agrees with it: "take row 2 (+7)".
+ */
+export function outcomeShort(outcome, t, mine = false) {
+  const you = mine ? "_you" : "";
+  if (outcome.pending) return t(`log.short_choosing${you}`);
   if (outcome.row === null) return "";
   if (!outcome.took) return t("log.short_placed", { row: outcome.row + 1 });
-  return t("log.short_took", { row: outcome.row + 1, count: outcome.took.bullheads });
+  return t(`log.short_took${you}`, { row: outcome.row + 1, count: outcome.took.bullheads });
 }

@@ -44,7 +44,8 @@ export function renderLogPanel({ log, words, records = [], onClose }) {
       h("h2", { id: "game-log-title", tabindex: "-1", "data-focus": "log-title", text: t("log.title") }),
       h("button", { type: "button", class: "chip", id: "close-log", "data-focus": "log-close", text: t("log.close"), on: { click: onClose } })),
     h("p", { class: "muted log-hint", text: t("log.shortcut_hint") }),
-    h("div", { class: "log-body" },
+    // Focusable (and named): its turns scroll, and a keyboard must be able to scroll them.
+    h("div", { class: "log-body", tabindex: "0", role: "region", "aria-labelledby": "game-log-title", "data-focus": "log-body" },
       body,
       first && first.round > 1 ? h("p", { class: "muted log-earlier", text: t("log.earlier_rounds", { round: first.round }) }) : null,
       records.length
@@ -63,7 +64,7 @@ export function renderLastTurn(turn, words) {
     return h("li", { class: `last-item${outcome.took ? " took" : ""}${mine ? " mine" : ""}`, "data-card": outcome.card, "data-seat": outcome.seat },
       miniCard(outcome.card),
       h("span", { class: "last-name", "aria-hidden": "true", text: mine ? t("seat.you") : words.nameOf(outcome.seat) }),
-      h("span", { class: "last-where", "aria-hidden": "true", text: outcomeShort(outcome, t) }),
+      h("span", { class: "last-where", "aria-hidden": "true", text: outcomeShort(outcome, t, mine) }),
       h("span", { class: "visually-hidden", text: outcomeText(outcome, words) }));
   });
   return h("section", { class: "last-turn", id: "last-turn", "aria-labelledby": "last-turn-title" },
