@@ -13,10 +13,13 @@ through the rules engine, store, tell each seat what it may see, tell the other 
   is down, the watchdog and the eviction of idle tables;
 - :mod:`nimmt.server.assisting`: games played with real cards, entered on one device;
 - :mod:`nimmt.server.tablecoach`: the coach's answers and post-game reviews;
-- :mod:`nimmt.server.archive`: finished games' records.
+- :mod:`nimmt.server.archive`: finished games' records;
+- :mod:`nimmt.server.profiles`, :mod:`nimmt.server.groups`, :mod:`nimmt.server.results`: the
+  people around the tables, their groups, and the result of every finished game (the routers
+  call these three parts directly: they change no table).
 
 After every stored change the book runs one hook, wired here: deal what is due, then start the
-bots the table waits for.
+bots the table waits for, then note the result of a game that is over.
 """
 
 from __future__ import annotations
@@ -39,9 +42,12 @@ from nimmt.server.coach import CoachDesk, CoachRunner, InlineCoach
 from nimmt.server.dealer import Dealer
 from nimmt.server.errors import ServiceError
 from nimmt.server.follower import Follower
+from nimmt.server.groups import Groups
 from nimmt.server.listeners import Listeners
 from nimmt.server.players import Players
+from nimmt.server.profiles import Profiles
 from nimmt.server.publisher import publish
+from nimmt.server.results import Results
 from nimmt.server.storage import Storage
 from nimmt.server.table import Connection, LiveTable, SeatSpec
 from nimmt.server.tablecoach import TableCoach
@@ -111,11 +117,15 @@ class GameService:
         self.players = Players(self.book, self.bot_names)
         self.listeners = Listeners(self.book, max_queue)
         self.assisted = AssistDesk(self.book)
+        self.results = Results(self.book, storage.people)
+        self.profiles = Profiles(self.book, storage.people)
+        self.groups = Groups(self.book, storage.people, self.players, self.assisted)
 
     async def _after_change(self, table: LiveTable) -> None:
         """What follows a stored change by itself: the deal of a new round, then the bots."""
         await self.dealer.deal_due(table)
         self.bot_seats.schedule(table)
+        await self.results.note(table)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -253,6 +263,9 @@ class GameService:
     ) -> None:
         """An entry at an assisted table (``rows``, ``turn``, ``row``, ``undo``)."""
         await self.assisted.enter(code, token, kind, cards=cards, row=row, version=version)
+        table = await self.book.load(code)
+        async with table.lock:
+            await self.results.note(table)
 
     # --------------------------------------------------------------------- coach
 
