@@ -57,8 +57,9 @@ export function mountProfile(root) {
   }
 
   function createForm() {
+    if (state.draft === undefined) state.draft = safeGet("nimmt.name") || "";
     const name = h("input", { id: "profile-name", maxlength: "24", required: true, autocomplete: "nickname",
-      value: safeGet("nimmt.name") || "" });
+      value: state.draft, on: { input: () => { state.draft = name.value; } } });
     return h("form", { class: "panel", id: "profile-create", on: { submit: (event) => {
       event.preventDefault();
       run(async () => {
@@ -78,7 +79,9 @@ export function mountProfile(root) {
   }
 
   function identity(me) {
-    const name = h("input", { id: "profile-rename", maxlength: "24", value: me.profile.name });
+    if (state.rename === undefined) state.rename = me.profile.name;
+    const name = h("input", { id: "profile-rename", maxlength: "24", value: state.rename,
+      on: { input: () => { state.rename = name.value; } } });
     return h("section", { class: "panel profile-head" },
       h("h1", {}, avatarEl(me.profile, "large"), " ", me.profile.name),
       h("form", { class: "inline-form", on: { submit: (event) => {
