@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Server
 from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server
 
 pytestmark = pytest.mark.browser
 

@@ -26,7 +26,7 @@ from nimmt.server.botpool import BotPool, BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus, RedisBus
 from nimmt.server.coach import CoachPool, CoachRunner, InlineCoach
 from nimmt.server.errors import ServiceError
-from nimmt.server.routers import api, pages, replay, socket
+from nimmt.server.routers import api, groups, pages, profiles, replay, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
@@ -136,6 +136,8 @@ def create_app(
     app.include_router(socket.router)
     app.include_router(pages.router)
     app.include_router(replay.router)
+    app.include_router(profiles.router)
+    app.include_router(groups.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> Response:

@@ -13,10 +13,13 @@ through the rules engine, store, tell each seat what it may see, tell the other 
   is down, the watchdog and the eviction of idle tables;
 - :mod:`nimmt.server.assisting`: games played with real cards, entered on one device;
 - :mod:`nimmt.server.tablecoach`: the coach's answers and post-game reviews;
-- :mod:`nimmt.server.archive`: finished games' records.
+- :mod:`nimmt.server.archive`: finished games' records;
+- :mod:`nimmt.server.profiles`, :mod:`nimmt.server.groups`, :mod:`nimmt.server.results`: the
+  people around the tables, their groups, and the result of every finished game (the routers
+  call these three parts directly: they change no table).
 
 After every stored change the book runs one hook, wired here: deal what is due, then start the
-bots the table waits for.
+bots the table waits for, then note the result of a game that is over.
 """
 
 from __future__ import annotations
@@ -39,9 +42,12 @@ from nimmt.server.coach import CoachDesk, CoachRunner, InlineCoach
 from nimmt.server.dealer import Dealer
 from nimmt.server.errors import ServiceError
 from nimmt.server.follower import Follower
+from nimmt.server.groups import Groups
 from nimmt.server.listeners import Listeners
 from nimmt.server.players import Players
+from nimmt.server.profiles import Profiles
 from nimmt.server.publisher import publish
+from nimmt.server.results import Results
 from nimmt.server.storage import Storage
 from nimmt.server.table import Connection, LiveTable
 from nimmt.server.tablecoach import TableCoach
@@ -111,6 +117,9 @@ class GameService:
         self.players = Players(self.book, self.bot_names)
         self.listeners = Listeners(self.book, max_queue)
         self.assisted = AssistDesk(self.book)
+        self.results = Results(self.book, storage.people)
+        self.profiles = Profiles(self.book, storage.people)
+        self.groups = Groups(self.book, storage.people, self.players, self.assisted)
 
         # What the routers call: each the part's own method.
         self.create_table = self.players.create_table
@@ -119,7 +128,6 @@ class GameService:
         self.connect = self.listeners.connect
         self.disconnect = self.listeners.disconnect
         self.create_assisted_table = self.assisted.create
-        self.assist = self.assisted.enter
         self.ask_coach = self.table_coach.ask
         self.game_analysis = self.table_coach.game_analysis
         self.evict_idle = self.follower.evict_idle
@@ -128,6 +136,7 @@ class GameService:
         """What follows a stored change by itself: the deal of a new round, then the bots."""
         await self.dealer.deal_due(table)
         self.bot_seats.schedule(table)
+        await self.results.note(table)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -204,6 +213,23 @@ class GameService:
         if not isinstance(token, str) or not token:
             raise ServiceError("bad_token", "This token holds no seat at this table.", 403)
         await self.act(code, token, "leave", bot=bot)
+
+    async def assist(
+        self,
+        code: str,
+        token: str | None,
+        kind: str,
+        *,
+        cards: list[int] | None = None,
+        row: int | None = None,
+        version: int | None = None,
+    ) -> None:
+        """An entry at an assisted table (``rows``, ``turn``, ``row``, ``undo``); a game it
+        ends counts for its group's standings."""
+        await self.assisted.enter(code, token, kind, cards=cards, row=row, version=version)
+        table = await self.book.load(code)
+        async with table.lock:
+            await self.results.note(table)
 
     # ------------------------------------------------------------------- records
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, ConfigDict
 
 from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.routers.signin import MaybeProfileDep
 from nimmt.server.security import CreationQuota
 from nimmt.server.table import SeatSpec
 
@@ -57,7 +58,7 @@ async def list_bots(service: ServiceDep) -> dict[str, Any]:
 
 @router.post("/tables", status_code=status.HTTP_201_CREATED)
 async def create_table(
-    body: CreateTableIn, service: ServiceDep, request: Request
+    body: CreateTableIn, service: ServiceDep, request: Request, profile: MaybeProfileDep
 ) -> dict[str, Any]:
     seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
     # The client's address as the HTTP server saw it: behind a proxy, that is the proxy's unless
@@ -74,6 +75,8 @@ async def create_table(
     if body.name is not None:
         seat, token = await service.join(code, body.name)
         answer.update(seat=seat, token=token)
+        if profile is not None:  # a signed-in person's seat counts in their history
+            await service.profiles.claim_seat(profile, code, token)
     return answer
 
 
@@ -108,8 +111,12 @@ async def table_summary(code: str, service: ServiceDep) -> dict[str, Any]:
 
 
 @router.post("/tables/{code}/join")
-async def join_table(code: str, body: JoinIn, service: ServiceDep) -> dict[str, Any]:
+async def join_table(
+    code: str, body: JoinIn, service: ServiceDep, profile: MaybeProfileDep
+) -> dict[str, Any]:
     seat, token = await service.join(code, body.name, body.seat)
+    if profile is not None:  # a signed-in person's seat counts in their history
+        await service.profiles.claim_seat(profile, code, token)
     return {"seat": seat, "token": token}
 
 

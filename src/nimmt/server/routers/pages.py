@@ -56,7 +56,11 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/", include_in_schema=False)
 @router.get("/assist", include_in_schema=False)
-async def start_page(settings: SettingsDep) -> Response:
+@router.get("/me", include_in_schema=False)
+@router.get("/me/link", include_in_schema=False)
+@router.get("/g/join", include_in_schema=False)
+@router.get("/g/{_group}", include_in_schema=False)
+async def start_page(settings: SettingsDep, _group: str = "") -> Response:
     return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
 
 

@@ -10,7 +10,10 @@ import base64
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from nimmt.server.storage.people import PeopleStore
 
 
 class StorageError(RuntimeError):
@@ -101,6 +104,11 @@ AppendItem = tuple[str, ActionRecord, TableStatus, SeatRecord | None]
 class Storage(Protocol):
     """What the game service needs from a database. Methods block: call them off the event
     loop. Each call is one short transaction; no lock is held from one call to the next."""
+
+    @property
+    def people(self) -> PeopleStore:
+        """Profiles, groups and results (:mod:`nimmt.server.storage.people`), same database."""
+        ...
 
     def create_table(self, table: TableRecord) -> None:
         """Store a new table; :class:`CodeTakenError` if its code is in use. The table counts as

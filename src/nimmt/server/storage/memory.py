@@ -25,6 +25,7 @@ from nimmt.server.storage.base import (
     encode_cursor,
     lobby_seats,
 )
+from nimmt.server.storage.people_memory import MemoryPeople
 
 
 @dataclass(slots=True)
@@ -41,6 +42,22 @@ class MemoryStorage:
         self._lock = threading.Lock()
         self._tables: dict[str, _MemoryTable] = {}
         self._next_id = 1
+        self.people = MemoryPeople(self._rename_seat)
+
+    def _rename_seat(self, code: str, seat: int, name: str) -> None:
+        """A deleted profile's seat: its name, and the name in its join actions."""
+        with self._lock:
+            held = self._tables.get(code)
+            if held is None:
+                return
+            seats = tuple(replace(s, name=name) if s.seat == seat else s for s in held.record.seats)
+            held.record = replace(held.record, seats=seats)
+            held.actions = [
+                replace(a, data={**(a.data or {}), "name": name})
+                if a.kind == "join" and a.seat == seat
+                else a
+                for a in held.actions
+            ]
 
     def create_table(self, table: TableRecord) -> None:
         with self._lock:

@@ -48,6 +48,7 @@ from nimmt.server.storage.base import (
     encode_cursor,
     lobby_seats,
 )
+from nimmt.server.storage.people_sql import SqlPeople
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -162,6 +163,7 @@ class SqlStorage:
         self.engine = open_engine(url)
         if run_migrations:
             migrate(self.engine)
+        self.people = SqlPeople(self.engine)
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:

@@ -7,6 +7,8 @@ import { mountAssist } from "./js/assist/main.js";
 import { clear, h } from "./js/dom.js";
 import { LANGUAGES, currentLanguage, pickLanguage, setLanguage, t } from "./js/i18n.js";
 import { mountBoard } from "./js/board.js";
+import { mountGroup, mountJoinGroup } from "./js/group/main.js";
+import { mountProfile, mountRedeem } from "./js/profile/main.js";
 import { mountReplay } from "./js/replay/main.js";
 import { mountStart } from "./js/start.js";
 import { mountTable } from "./js/table/main.js";
@@ -32,6 +34,10 @@ function route() {
   else if (other && other[2] === "board") view = mountBoard(main, other[1].toUpperCase());
   else if (other) view = mountReplay(main, { code: other[1].toUpperCase(), game: new URLSearchParams(location.search).get("game") });
   else if (/^\/replay\/?$/.test(location.pathname)) view = mountReplay(main);
+  else if (/^\/me\/?$/.test(location.pathname)) view = mountProfile(main);
+  else if (/^\/me\/link\/?$/.test(location.pathname)) view = mountRedeem(main);
+  else if (/^\/g\/join\/?$/.test(location.pathname)) view = mountJoinGroup(main);
+  else if (/^\/g\/[A-Za-z0-9]{8}\/?$/.test(location.pathname)) view = mountGroup(main, location.pathname.split("/")[2].toUpperCase());
   else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
   else if (/^\/assist\/?$/.test(location.pathname)) {
     // The rules pages link here: the start page, opened at its "Real cards" form.

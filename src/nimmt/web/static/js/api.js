@@ -1,7 +1,7 @@
 // The JSON API (docs/protocol.md). Every failure becomes an ApiError carrying the server's
 // snake_case code, so the page can show the translated sentence for it.
 
-import { has, t } from "./i18n.js";
+import { has, safeGet, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(code, message, status = 0, retryAfter = null) {
@@ -15,9 +15,13 @@ export class ApiError extends Error {
 export async function api(method, path, body = undefined) {
   let res;
   try {
+    const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+    // A signed-in device proves its profile by this header (never a cookie: docs/protocol.md 7).
+    const profile = safeGet(PROFILE_KEY);
+    if (profile) headers.Authorization = `Bearer ${profile}`;
     res = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -55,3 +59,6 @@ export function apiErrorText(err) {
 }
 
 export const tokenKey = (code) => `nimmt.token.${code}`;
+
+/** Where this browser keeps its profile's device secret. */
+export const PROFILE_KEY = "nimmt.profile";

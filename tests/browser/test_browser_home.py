@@ -1,0 +1,65 @@
+"""Profiles and groups as new users meet them in a real browser: Ana makes a profile in one
+step and opens a group, moves her profile to a second device by the one-time link, and Ben
+joins the group by its invite (making his profile on the way). Screenshots of the profile and
+group pages land in the test's folder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+PHONE = {"width": 390, "height": 844}
+
+
+def make_profile(page: Any, name: str) -> None:
+    page.fill("#profile-name", name)
+    page.get_by_role("button", name="🦊").click()
+    page.get_by_role("button", name="Make my profile").click()
+    page.wait_for_selector("#history")
+
+
+def test_two_people_a_group_and_a_device_link(new_page: Callable[..., Any], tmp_path: Path) -> None:
+    ana = new_page()
+    ana.goto("/me")
+    make_profile(ana, "Ana")
+    ana.screenshot(path=str(tmp_path / "profile-en-desktop.png"), full_page=True)
+    ana.fill("#group-name", "Thursdays at Ana's")
+    ana.get_by_role("button", name="Open a group").click()
+    ana.wait_for_url("**/g/*")
+    ana.get_by_role("button", name="New invite link").click()
+    invite = ana.input_value("#invite-link")
+    assert "/g/join?token=" in invite
+
+    # Ana's phone, signed in by the link from her first device.
+    ana.goto("/me")
+    ana.get_by_role("button", name="Use on another device").click()
+    link = ana.input_value(".device-link .link-field")
+    assert (
+        ana.locator(".device-link img")
+        .get_attribute("src", timeout=5000)
+        .startswith("data:image/svg+xml")
+    )
+    phone = new_page(viewport=PHONE)
+    phone.goto(link)
+    phone.wait_for_selector("#history")
+    assert "Ana" in phone.inner_text("h1")
+    assert phone.url.endswith("/me")  # the used-up link is not kept in the address bar
+    phone.screenshot(path=str(tmp_path / "profile-en-phone.png"), full_page=True)
+
+    # Ben follows the invite, makes his profile on the way, and lands in the group.
+    ben = new_page(locale="de-DE")
+    ben.goto(invite)
+    ben.get_by_role("link", name="Zu meinem Profil").click()
+    ben.fill("#profile-name", "Ben")
+    ben.get_by_role("button", name="Profil anlegen").click()
+    ben.wait_for_url("**/g/*")
+    ben.goto(ben.url)  # the group page, now as a member
+    ben.wait_for_selector("#members")
+    members = ben.inner_text("#members")
+    assert "Ana" in members and "Ben" in members
+    ben.screenshot(path=str(tmp_path / "group-de-desktop.png"), full_page=True)
+    phone.goto(ben.url)
+    phone.wait_for_selector("#standings")
+    assert "Ben" in phone.inner_text("#standings")
+    phone.screenshot(path=str(tmp_path / "group-en-phone.png"), full_page=True)

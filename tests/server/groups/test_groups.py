@@ -1,0 +1,169 @@
+"""Groups through the real HTTP routes and sockets: opened by a profile, joined by its invite
+(revocable), a table played online and a game with real cards opened for it, and the group's
+page: members, standings (JSON and CSV), recent games with their replays."""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+from typing import Any
+
+from starlette.testclient import TestClient
+from tests.server.assisting.test_server_assisted import enter, seeded_game
+from tests.server.profiles.test_profiles import auth, make_profile
+from tests.server.server_helpers import Message, play_seat, receive_until, service_of
+
+HUMAN = {"kind": "human"}
+BOT = {"kind": "bot", "bot": "greedy"}
+
+
+def open_group(client: TestClient, secret: str, name: str = "Thursdays at Ana's") -> str:
+    answer = client.post("/api/groups", json={"name": name}, headers=auth(secret))
+    assert answer.status_code == 201, answer.text
+    code: str = answer.json()["group"]["code"]
+    return code
+
+
+def invite(client: TestClient, group: str, secret: str) -> str:
+    answer = client.post(f"/api/groups/{group}/invite", headers=auth(secret))
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["url"].endswith(f"/g/join?token={answer.json()['invite']}")
+    token: str = answer.json()["invite"]
+    return token
+
+
+def two_members(client: TestClient) -> tuple[str, tuple[Message, str], tuple[Message, str]]:
+    ana = make_profile(client, "Ana")
+    ben = make_profile(client, "Ben")
+    group = open_group(client, ana[1])
+    joined = client.post(
+        "/api/groups/join", json={"invite": invite(client, group, ana[1])}, headers=auth(ben[1])
+    )
+    assert joined.status_code == 200, joined.text
+    return group, ana, ben
+
+
+def test_members_join_by_the_invite_until_it_is_revoked(make_client: Any) -> None:
+    client = make_client()
+    group, ana, ben = two_members(client)
+    page = client.get(f"/api/groups/{group}", headers=auth(ben[1])).json()
+    assert [m["name"] for m in page["members"]] == ["Ana", "Ben"]
+    assert [m["owner"] for m in page["members"]] == [True, False]
+    token = invite(client, group, ana[1])
+    assert client.delete(f"/api/groups/{group}/invite", headers=auth(ana[1])).status_code == 200
+    _cy, cy_secret = make_profile(client, "Cy")
+    refused = client.post("/api/groups/join", json={"invite": token}, headers=auth(cy_secret))
+    assert refused.status_code == 404
+    assert refused.json()["error"]["code"] == "bad_invite"
+    # Only the owner manages the invite; a stranger does not even learn the group exists.
+    assert (
+        client.post(f"/api/groups/{group}/invite", headers=auth(ben[1])).json()["error"]["code"]
+        == "not_owner"
+    )
+    hidden = client.get(f"/api/groups/{group}", headers=auth(cy_secret))
+    assert hidden.status_code == 404
+    assert hidden.json()["error"]["code"] == "group_not_found"
+    assert client.get(f"/api/groups/{group}").json()["error"]["code"] == "no_profile"
+
+
+def play_group_table(client: TestClient, group: str, ana: str, ben: str) -> str:
+    """Ana opens a table for the group, Ben joins it signed in; both play it to the end."""
+    made = client.post(
+        f"/api/groups/{group}/tables", json={"seats": [HUMAN, HUMAN, BOT]}, headers=auth(ana)
+    )
+    assert made.status_code == 201, made.text
+    code = made.json()["code"]
+    joined = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}, headers=auth(ben))
+    assert joined.status_code == 200
+    received: list[Message] = []
+    with (
+        client.websocket_connect(f"/ws/{code}?token={made.json()['token']}") as ws0,
+        client.websocket_connect(f"/ws/{code}?token={joined.json()['token']}") as ws1,
+    ):
+        threads = [
+            threading.Thread(target=play_seat, args=(ws0, received, min)),
+            threading.Thread(target=play_seat, args=(ws1, [], max)),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not any(thread.is_alive() for thread in threads), "the game did not finish"
+    return str(code)
+
+
+def test_a_group_game_counts_in_standings_history_and_recent_games(make_client: Any) -> None:
+    client = make_client()
+    group, (ana, ana_secret), (ben, ben_secret) = two_members(client)
+    code = play_group_table(client, group, ana_secret, ben_secret)
+    totals = service_of(client).book.tables[code].game.outcome.totals  # type: ignore[union-attr]
+    page = client.get(f"/api/groups/{group}", headers=auth(ana_secret)).json()
+    assert page["games"] == 1
+    lines = {line["name"]: line for line in page["standings"]}
+    assert lines["Ana"]["games"] == lines["Ben"]["games"] == 1
+    assert lines["Ana"]["bullheads"] == totals[0]
+    assert lines["Ben"]["bullheads"] == totals[1]
+    best = min(totals)
+    assert lines["Ana"]["wins"] == (totals[0] == best)
+    assert lines["Ben"]["wins"] == (totals[1] == best)
+    assert [line["rank"] for line in page["standings"]] == [1, 2]
+    recent = page["recent"][0]
+    assert recent["replay"] == f"/t/{code}/replay?game=1"
+    assert [p["profile"] for p in recent["players"]] == [ana["id"], ben["id"], None]
+    assert client.get(f"/api/tables/{code}/record").status_code == 200  # the replay's source
+    history = client.get("/api/profile/history", headers=auth(ben_secret)).json()
+    assert history["totals"]["games"] == 1
+    assert history["games"][0]["total"] == totals[1]
+    assert history["games"][0]["group"] == group
+
+
+def test_a_real_cards_game_for_the_group_counts_too(make_client: Any) -> None:
+    client = make_client()
+    group, (ana, ana_secret), (ben, _ben_secret) = two_members(client)
+    made = client.post(
+        f"/api/groups/{group}/assisted",
+        json={"players": [{"profile": ben["id"]}, {"name": "Cy"}, {"profile": ana["id"]}]},
+        headers=auth(ana_secret),
+    )
+    assert made.status_code == 201, made.text
+    code, token = made.json()["code"], made.json()["token"]
+    entries, game = seeded_game(7, 3)
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        first = receive_until(ws, lambda m: m["type"] == "state")
+        enter(ws, entries, first["version"])
+    outcome = game.outcome
+    assert outcome is not None
+    page = client.get(f"/api/groups/{group}", headers=auth(ana_secret)).json()
+    assert page["games"] == 1
+    recent = page["recent"][0]
+    assert recent["real_cards"] is True
+    assert [(p["name"], p["profile"]) for p in recent["players"]] == [
+        ("Ben", ben["id"]),
+        ("Cy", None),
+        ("Ana", ana["id"]),
+    ]
+    lines = {line["name"]: line for line in page["standings"]}
+    assert lines["Ana"]["bullheads"] == outcome.totals[2]
+    assert lines["Ben"]["bullheads"] == outcome.totals[0]
+    stranger = client.post(
+        f"/api/groups/{group}/assisted",
+        json={"players": [{"profile": "nobody"}, {"name": "Cy"}]},
+        headers=auth(ana_secret),
+    )
+    assert stranger.json()["error"]["code"] == "not_member"
+
+
+def test_standings_download_as_csv(make_client: Any) -> None:
+    client = make_client()
+    group, (_ana, ana_secret), _ben = two_members(client)
+    client.patch("/api/profile", json={"name": "=cmd"}, headers=auth(ana_secret))
+    answer = client.get(f"/api/groups/{group}/standings.csv", headers=auth(ana_secret))
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(answer.text)))
+    assert rows[0][:4] == ["rank", "name", "games", "wins"]
+    assert sorted(row[1] for row in rows[1:]) == ["'=cmd", "Ben"]
+    data = client.get(f"/api/groups/{group}/standings", headers=auth(ana_secret)).json()
+    assert data["games"] == 0
+    assert {line["name"] for line in data["standings"]} == {"=cmd", "Ben"}

@@ -1,0 +1,82 @@
+"""Standings computed from results written as data: joint wins count for every winner,
+bullheads per round, rounds without a bullhead, and the Plackett-Luce rating game by game."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from nimmt.server.standings import evenings, history, standings
+from nimmt.server.storage.people import GameResult, Member, Profile, ResultSeat
+
+START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
+PEOPLE = [
+    Profile(pid, name, "🐮", "#1f5a45", START)
+    for pid, name in (("a", "Ana"), ("b", "Ben"), ("c", "Cy"))
+]
+MEMBERS = [Member(profile, START) for profile in PEOPLE]
+
+
+def result(number: int, rounds: dict[str, list[int]]) -> GameResult:
+    """A game of the three, ``rounds`` each one's bullheads round by round."""
+    totals = {pid: sum(penalties) for pid, penalties in rounds.items()}
+    best = min(totals.values())
+    seats = tuple(
+        ResultSeat(
+            seat,
+            profile.name,
+            "human",
+            profile.id,
+            totals[profile.id],
+            totals[profile.id] == best,
+            sum(p > 0 for p in rounds[profile.id]),
+            tuple(rounds[profile.id]),
+        )
+        for seat, profile in enumerate(PEOPLE)
+    )
+    return GameResult("ABCDEF", number, START + timedelta(hours=number), False, "G", seats)
+
+
+GAMES = [
+    result(1, {"a": [0, 10, 0], "b": [30, 20, 20], "c": [10, 0, 0]}),  # Ana and Cy win jointly
+    result(2, {"a": [5, 0, 0], "b": [40, 30, 0], "c": [20, 30, 20]}),  # Ana alone
+]
+
+
+def test_joint_wins_count_for_each_winner_and_the_figures_add_up() -> None:
+    lines = {line["name"]: line for line in standings(GAMES, MEMBERS)}
+    assert {name: line["wins"] for name, line in lines.items()} == {"Ana": 2, "Ben": 0, "Cy": 1}
+    assert lines["Ana"]["bullheads"] == 15
+    assert lines["Ana"]["rounds"] == 6
+    assert lines["Ana"]["bullheads_per_round"] == 2.5
+    assert lines["Ana"]["clean_rounds"] == 4
+    assert lines["Ben"]["rows_taken"] == 5
+
+
+def test_the_rating_follows_the_results_game_by_game() -> None:
+    lines = standings(GAMES, MEMBERS)
+    assert [line["name"] for line in lines] == ["Ana", "Cy", "Ben"]
+    assert [line["rank"] for line in lines] == [1, 2, 3]
+    ana = lines[0]["rating_over_time"]
+    assert [point["game"] for point in ana] == [1, 2]
+    assert ana[1]["rating"] > ana[0]["rating"]  # she won again
+    assert lines[2]["rating_over_time"][1]["rating"] < lines[2]["rating_over_time"][0]["rating"]
+    # Reading again gives the same standings: nothing is stored but the results.
+    assert standings(GAMES, MEMBERS) == lines
+
+
+def test_a_member_who_never_played_is_listed_with_nothing() -> None:
+    dee = Member(Profile("d", "Dee", "🦊", "#2e6fb7", START), START)
+    line = next(line for line in standings(GAMES, [*MEMBERS, dee]) if line["name"] == "Dee")
+    assert (line["games"], line["wins"], line["bullheads_per_round"]) == (0, 0, None)
+    assert line["rating_over_time"] == []
+
+
+def test_an_evening_sums_up_its_games_and_a_history_lists_a_persons() -> None:
+    (evening,) = evenings(GAMES)
+    assert evening["date"] == "2025-03-06"
+    assert evening["games"] == 2
+    assert evening["players"][0]["name"] == "Ana"
+    mine = history(GAMES, "c")
+    assert [game["game"] for game in mine["games"]] == [2, 1]  # newest first
+    assert [game["place"] for game in mine["games"]] == [2, 1]
+    assert mine["totals"]["wins"] == 1
