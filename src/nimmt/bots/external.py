@@ -17,7 +17,8 @@ group of whatever is left, on every path.
 
 ``nimmt play`` builds its bots by name deep inside the terminal game; a :class:`ProgramScope`
 around it gives every program bot made inside it the per-decision limit and stops them all when
-the scope ends, however it ends.
+the scope ends, however it ends. :func:`kill_every_program` kills every program still running
+in this process at once, for a signal handler that cannot wait for the stack to unwind.
 """
 
 from __future__ import annotations
@@ -140,6 +141,20 @@ _current_scope: contextvars.ContextVar[ProgramScope | None] = contextvars.Contex
     "nimmt_program_scope", default=None
 )
 
+_running_groups: set[int] = set()
+"""The process groups of the programs this process started and has not yet reaped."""
+
+
+def kill_every_program() -> None:
+    """Kill the process group of every program bot still running in this process, at once.
+
+    Safe in a signal handler: it only sends signals. A bot waiting for its program's answer (in
+    any thread) then sees the pipe close; :meth:`ProgramBot.close` still reaps the process.
+    """
+    for group in list(_running_groups):
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
 
 class ProgramBot:
     """A bot that is a separate program (``cmd:COMMAND``), started at its first decision.
@@ -218,6 +233,7 @@ class ProgramBot:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            _running_groups.discard(process.pid)
             for stream in (process.stdin, process.stdout):
                 with suppress(OSError):
                     if stream is not None:
@@ -257,6 +273,7 @@ class ProgramBot:
         assert process.stdin is not None and process.stdout is not None
         os.set_blocking(process.stdin.fileno(), False)
         self._process = process
+        _running_groups.add(process.pid)
         self._selector = selectors.DefaultSelector()
         self._selector.register(process.stdout, selectors.EVENT_READ)
         self._buffer = b""
@@ -386,6 +403,7 @@ __all__ = [
     "ProgramBotError",
     "ProgramScope",
     "is_program",
+    "kill_every_program",
     "program_command",
     "view_to_json",
 ]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from nimmt.cli.errors import fail
-from nimmt.exits import EXIT_INTERRUPTED
+from nimmt.cli.stopping import stop_on_signals
 
 DEFAULT_MOVE_TIME = 10.0
 """Seconds a ``cmd:`` bot may think per decision: :data:`nimmt.bots.external.DEFAULT_MOVE_TIME`,
@@ -117,19 +117,20 @@ def arena(
 
     on_block = keep if record is not None else None
     errors = Console(stderr=True)
-    try:
-        if errors.is_terminal and not errors.is_dumb_terminal:
-            results = _with_progress(errors, match, workers, on_block)
-        else:
-            results = play_match(match, workers, on_block)
-    except KeyboardInterrupt:
-        # Ctrl-C: one line and the conventional status, as `nimmt play` does.
-        typer.echo("error: interrupted", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except ProgramBotError as error:
-        fail(str(error))
-    except OSError as error:
-        fail(f"cannot write a record: {error}")
+    # Ctrl-C, SIGTERM or SIGHUP: every program killed, one line and the conventional status.
+    with stop_on_signals() as stopping:
+        try:
+            if errors.is_terminal and not errors.is_dumb_terminal:
+                results = _with_progress(errors, match, workers, on_block)
+            else:
+                results = play_match(match, workers, on_block)
+        except KeyboardInterrupt:
+            typer.echo(f"error: {stopping.reason()}", err=True)
+            raise typer.Exit(stopping.status()) from None
+        except ProgramBotError as error:
+            fail(str(error))
+        except OSError as error:
+            fail(f"cannot write a record: {error}")
     figures = report(match, results)
     if json_output:
         typer.echo(json.dumps(figures))
