@@ -284,6 +284,7 @@ class Game:
             ),
             outcome=self.outcome,
             chosen_rows=tuple(turn.row for turn in turns),
+            position_rows=log.position if log is not None and log.position is not None else (),
         )
 
     def round_state(self) -> RoundState:
