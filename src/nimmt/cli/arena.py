@@ -23,6 +23,8 @@ DEFAULT_MOVE_TIME = 10.0
 """Seconds a ``cmd:`` bot may think per decision: :data:`nimmt.bots.external.DEFAULT_MOVE_TIME`,
 named here so that the help does not import the bots."""
 MAX_MOVE_TIME = 86400.0
+PIPED_WIDTH = 1000
+"""Columns the table may take when standard output is not a terminal: its natural width."""
 
 
 def check_move_time(move_time: float) -> None:
@@ -135,7 +137,11 @@ def arena(
     if json_output:
         typer.echo(json.dumps(figures))
     else:
-        Console().print(_table(figures))
+        # A terminal's width is its own; piped, rich would assume 80 columns and cut the table.
+        out = Console()
+        if not out.is_terminal:
+            out = Console(width=PIPED_WIDTH)
+        out.print(_table(figures))
 
 
 def _with_progress(
