@@ -201,9 +201,14 @@ def test_a_late_extra_line_is_not_taken_for_the_next_answer() -> None:
 def test_a_start_up_banner_is_called_what_it_is() -> None:
     with pytest.raises(ProgramBotError) as caught:
         first_card("banner")
-    assert caught.value.what.startswith("wrote 'fake bot 1.0 ready' before its first answer")
-    assert "standard error" in caught.value.what
-    with pytest.raises(ProgramBotError) as caught:
-        first_card("garbage")
-    assert "which is not JSON" in caught.value.what and "banner" in caught.value.what
+    what = caught.value.what
+    assert what.startswith("answered 'fake bot 1.0 ready' to a card request, which is not JSON")
+    assert "a start-up banner or debugging output belongs on standard error" in what
+    game = Game(2)
+    game.deal(6)
+    with ProgramBot(command("garbage_later"), move_time=10) as bot:
+        bot.choose_card(game.view(0))  # later lines get no hint: the program has answered
+        with pytest.raises(ProgramBotError) as caught:
+            bot.choose_card(game.view(0))
+    assert "which is not JSON" in caught.value.what and "banner" not in caught.value.what
     assert our_children() == []

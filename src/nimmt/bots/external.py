@@ -312,10 +312,12 @@ class ProgramBot:
             answer = orjson.loads(line)
         except orjson.JSONDecodeError:
             answer = _NOT_JSON
-        first = self._answered == 0
-        answers = isinstance(answer, dict) and kind in answer
-        if first and self._buffer and not answers:
-            self._fail(seat, f"wrote {_quote(line)} before its first answer{_BANNER}")
+        # In this order, so that what is reported does not hang on how the lines were read.
+        hint = _BANNER if self._answered == 0 else ""
+        if answer is _NOT_JSON:
+            self._fail(
+                seat, f"answered {_quote(line)} to a {kind} request, which is not JSON{hint}"
+            )
         if isinstance(answer, dict) and "id" in answer and answer["id"] != self._request_id:
             self._fail(
                 seat,
@@ -323,12 +325,8 @@ class ProgramBot:
                 f"for an answer has id {self._request_id})",
             )
         if self._buffer:
-            self._fail(seat, f"wrote more than one line for one {kind} request: {_quote(line)}")
-        if answer is _NOT_JSON:
             self._fail(
-                seat,
-                f"answered {_quote(line)} to a {kind} request, which is not JSON"
-                + (_BANNER if first else ""),
+                seat, f"wrote more than one line for one {kind} request: {_quote(line)}{hint}"
             )
         self._answered += 1
         return answer

@@ -6,7 +6,8 @@ receives every request line as it came. Modes: ``good`` (its lowest card, row 0)
 then hangs), ``garbage``, ``wrong_shape``, ``illegal_card``, ``bad_row``, ``two_lines``,
 ``ignore_bye`` (good, but stays after ``bye``), ``echo_id`` (good, echoing each request's
 ``id``), ``late_extra`` (good, echoing ids, but it writes its previous answer again once the
-next request has come), ``banner`` (a line of text at start-up, then good).
+next request has come), ``banner`` (a line of text at start-up, then good), ``garbage_later``
+(good once, then text).
 """
 
 import json
@@ -41,7 +42,7 @@ def main() -> None:
             if mode == "hang_with_child":
                 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker])
             time.sleep(600)
-        if mode == "garbage":
+        if mode == "garbage" or (mode == "garbage_later" and answered == 1):
             answer = "I play the lowest card"
             print(answer, flush=True)
             continue
