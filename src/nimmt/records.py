@@ -228,7 +228,7 @@ def _check_players(players: object) -> tuple[str, ...]:
         )
     for index, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"player {index + 1}: a name must be a non-empty string")
+            raise RecordError(f"seat {index}: a name must be a non-empty string")
     if len(set(players)) != len(players):
         repeated = next(name for name in players if players.count(name) > 1)
         raise RecordError(f"player names must be distinct: {repeated!r} appears twice")

@@ -84,3 +84,13 @@ def test_arena_refuses_bad_requests_in_one_line(args: list[str], message: str) -
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+
+
+def test_the_piped_table_is_not_cut_to_80_columns() -> None:
+    example = Path(__file__).parents[2] / "docs" / "examples" / "lowest_bot.py"
+    program = f"cmd:{sys.executable} {example}"
+    result = run(program, "greedy", "--deals", "1")
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if "lowest_bot.py" in line)
+    assert program in line and "…" not in result.stdout
+    assert len(line) > 80  # every column kept, on one line

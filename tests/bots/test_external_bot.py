@@ -34,6 +34,8 @@ VIEW_KEYS = {
     "revealed",
     "penalties",
     "totals",
+    "round_rows",
+    "seen",
 }
 
 
@@ -59,6 +61,7 @@ def cards_sent(request: dict[str, Any]) -> set[int]:
     """Every card in a request (the other fields of a view are seats, counts and scores)."""
     view = request["view"]
     cards = set(view["hand"]) | set(view["revealed"] or ())
+    cards |= set(view["round_rows"]) | set(view["seen"])
     for line in (*view["rows"], *view["played"]):
         cards.update(line)
     if request["type"] == "row":
@@ -73,7 +76,8 @@ def test_a_program_sees_only_its_own_seat(tmp_path: Path) -> None:
         bots = [make_bot("greedy", 1), program, make_bot("random", 2), make_bot("greedy", 3)]
         play = play_deal(bots, rows, hands)
     requests = [json.loads(line) for line in log.read_text().splitlines()]
-    assert requests[-1] == {"type": "bye"}
+    assert [request["id"] for request in requests] == list(range(1, len(requests) + 1))
+    assert requests[-1] == {"type": "bye", "id": len(requests)}
     decisions = requests[:-1]
     turns = play.game.history[-1].turns
     kinds = [request["type"] for request in decisions]
@@ -92,6 +96,12 @@ def test_a_program_sees_only_its_own_seat(tmp_path: Path) -> None:
         gone = turns[: done + 1] if request["type"] == "row" else turns[:done]
         assert view["hand"] == sorted(set(hands[1]) - {turn.cards[1] for turn in gone})
         assert view["totals"] == [0, 0, 0, 0]
+        assert view["round_rows"] == [row[0] for row in rows]
+        # Seen: the hand as dealt, the starting rows and every card revealed so far.
+        revealed = {card for turn in turns[:done] for card in turn.cards}
+        if request["type"] == "row":
+            revealed |= set(turns[done].cards)
+        assert view["seen"] == sorted(set(hands[1]) | set(view["round_rows"]) | revealed)
         shown_now = set(view["revealed"] or ())
         if request["type"] == "card":
             assert view["revealed"] is None and "card" not in request
@@ -157,4 +167,48 @@ def test_a_scope_left_by_an_exception_kills_its_programs_at_once() -> None:
     with pytest.raises(KeyboardInterrupt), ProgramScope():
         make_bot(command("good")).choose_card(game.view(0))
         raise KeyboardInterrupt
+    assert our_children() == []
+
+
+def first_card(mode: str, move_time: float = 10.0) -> int:
+    game = Game(2)
+    game.deal(6)
+    with ProgramBot(command(mode), move_time=move_time) as bot:
+        return bot.choose_card(game.view(0))
+
+
+def test_an_answer_may_echo_its_request_id() -> None:
+    game = Game(2)
+    game.deal(6)
+    with ProgramBot(command("echo_id")) as bot:
+        for _ in range(3):  # three requests, ids 1, 2 and 3, each answer echoing its own
+            assert bot.choose_card(game.view(0)) == min(game.view(0).hand)
+    assert our_children() == []
+
+
+def test_a_late_extra_line_is_not_taken_for_the_next_answer() -> None:
+    game = Game(2)
+    game.deal(6)
+    with ProgramBot(command("late_extra")) as bot:
+        bot.choose_card(game.view(0))
+        with pytest.raises(ProgramBotError) as caught:
+            bot.choose_card(game.view(0))
+    assert caught.value.what.startswith('wrote a line nobody asked for: \'{"card": ')
+    assert "has id 2" in caught.value.what
+    assert our_children() == []
+
+
+def test_a_start_up_banner_is_called_what_it_is() -> None:
+    with pytest.raises(ProgramBotError) as caught:
+        first_card("banner")
+    what = caught.value.what
+    assert what.startswith("answered 'fake bot 1.0 ready' to a card request, which is not JSON")
+    assert "a start-up banner or debugging output belongs on standard error" in what
+    game = Game(2)
+    game.deal(6)
+    with ProgramBot(command("garbage_later"), move_time=10) as bot:
+        bot.choose_card(game.view(0))  # later lines get no hint: the program has answered
+        with pytest.raises(ProgramBotError) as caught:
+            bot.choose_card(game.view(0))
+    assert "which is not JSON" in caught.value.what and "banner" not in caught.value.what
     assert our_children() == []

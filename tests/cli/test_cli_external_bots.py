@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import uuid
@@ -20,7 +19,6 @@ from pathlib import Path
 
 import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
-from tests.waiting import wait_until
 
 from nimmt.records import replay_record
 
@@ -189,65 +187,6 @@ def test_move_time_must_be_a_sensible_number_of_seconds(value: str) -> None:
     for command in (arena("greedy", "greedy", "--move-time", value), play("--move-time", value)):
         assert command.returncode == 1
         assert_one_error_line(command.stderr, "--move-time")
-
-
-def interrupt_when_started(command: list[str], marker: str) -> tuple[int, str]:
-    """Run ``command`` until the program (and the process it starts) run, then press Ctrl-C:
-    SIGINT to nimmt's process group, as a terminal does. The exit status and standard error."""
-    # A session of its own, so that the signal goes to nimmt's group as a terminal's Ctrl-C does.
-    process = subprocess.Popen(
-        command,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        assert process.stdin is not None
-        process.stdin.write(PERSON_INPUT[:4096])  # within a pipe's buffer: enough for a turn
-        process.stdin.flush()
-
-        def started() -> bool:
-            if len(live_processes(marker)) >= 2:  # the program and the process it started
-                return True
-            assert process.poll() is None, process.stderr
-            return False
-
-        wait_until(
-            started,
-            timeout=DEADLINE,
-            interval=0.05,
-            message="the program and the process it starts did not both run",
-        )
-        os.killpg(process.pid, signal.SIGINT)
-        _, stderr = process.communicate(timeout=DEADLINE)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    return process.returncode, stderr
-
-
-def test_ctrl_c_stops_the_arena_and_every_program() -> None:
-    marker = uuid.uuid4().hex
-    bot = fake_bot("hang_with_child", marker)
-    status, stderr = interrupt_when_started(
-        [NIMMT, "arena", bot, "greedy", "--deals", "2", "--move-time", "600"], marker
-    )
-    assert status == 130, stderr
-    assert stderr.strip().splitlines()[-1] == "error: interrupted"
-    assert live_processes(marker) == []
-
-
-def test_ctrl_c_stops_nimmt_play_and_every_program() -> None:
-    marker = uuid.uuid4().hex
-    bot = fake_bot("hang_with_child", marker)
-    status, stderr = interrupt_when_started(
-        [NIMMT, "play", "--players", "2", "--bots", bot, "--move-time", "600"], marker
-    )
-    assert status == 130, stderr
-    assert stderr.strip().splitlines()[-1] == "Game interrupted."
-    assert live_processes(marker) == []
 
 
 def test_the_example_in_the_bots_page_is_the_file_the_tests_run() -> None:

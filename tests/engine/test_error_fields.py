@@ -25,6 +25,7 @@ from nimmt.engine import (
     RowIndexError,
     RuleError,
     SeatError,
+    TurnSizeError,
     WrongPhaseError,
 )
 
@@ -153,6 +154,13 @@ CASES: list[tuple[str, Callable[[], object], type[RuleError], tuple[Any, Any, An
         NoRowChoicePendingError,
         (None, None, 0, None),
     ),
+    ("turn-size", lambda: example_game().play_turn([14, 15]), TurnSizeError, (None,) * 4),
+    (
+        "core-turn-size",
+        lambda: RoundState(ROWS, HANDS).resolve_turn([14, 15, 44], None),
+        TurnSizeError,
+        (None,) * 4,
+    ),
 ]
 
 
@@ -188,3 +196,15 @@ def test_every_error_type_is_covered() -> None:
         if isinstance(value, type) and issubclass(value, RuleError) and value is not RuleError
     }
     assert types <= {case[2] for case in CASES}
+
+
+def test_messages_number_seats_from_0_as_the_fields_do() -> None:
+    with pytest.raises(CardNotInHandError) as caught:
+        example_game().play(1, 3)
+    assert caught.value.seat == 1 and "seat 1's hand" in str(caught.value)
+    with pytest.raises(NotYourDecisionError) as refused:
+        waiting_for_row().choose_row(2, 0)
+    assert str(refused.value) == "seat 0 chooses the row, not seat 2"
+    with pytest.raises(TurnSizeError, match="2 cards given for a turn of 4 seats"):
+        example_game().play_turn([14, 15])
+    assert issubclass(TurnSizeError, ValueError)

@@ -121,13 +121,13 @@ INVALID: list[tuple[str, dict[str, Any], type[Exception], str]] = [
         "bool-card",
         {"hands": [[True, 2], [3, 4]]},
         InvalidPositionError,
-        "player 1's hand: True is not a card",
+        "seat 0's hand: True is not a card",
     ),
     (
         "uneven-hands",
         {"hands": [[1, 2], [3]]},
         InvalidPositionError,
-        "player 2 holds 1 cards and player 1 2",
+        "seat 1 holds 1 cards and seat 0 2",
     ),
     ("empty-hands", {"hands": [[], []]}, InvalidPositionError, "hands of 0 cards"),
     (
@@ -171,10 +171,10 @@ INVALID: list[tuple[str, dict[str, Any], type[Exception], str]] = [
         "played turn 1 has 1 cards for 2 players",
     ),
     ("totals-count", {"totals": [1]}, InvalidPositionError, "1 totals given for 2 players"),
-    ("negative-total", {"totals": [0, -1]}, InvalidPositionError, "totals: player 2 has -1"),
+    ("negative-total", {"totals": [0, -1]}, InvalidPositionError, "totals: seat 1 has -1"),
     ("game-over", {"totals": [67, 0]}, InvalidPositionError, "a total of 67 is above 66"),
     ("round-zero", {"round": 0}, InvalidPositionError, "the round must be 1 or more, not 0"),
-    ("penalties", {"penalties": [0, 1.5]}, InvalidPositionError, "penalties: player 2 has 1.5"),
+    ("penalties", {"penalties": [0, 1.5]}, InvalidPositionError, "penalties: seat 1 has 1.5"),
 ]
 
 

@@ -4,8 +4,9 @@ docs/bots.md ("Your own bot as a program") states the protocol. In short: the pr
 started once per seat it holds (its command line split with :func:`shlex.split` and run without a
 shell, in a process group of its own), and is sent one JSON object per line on its standard
 input: ``{"type": "card", "view": VIEW}``, ``{"type": "row", "view": VIEW, "card": 3}`` and, at
-the end, ``{"type": "bye"}``. It answers each ``card`` or ``row`` request with exactly one line on
-its standard output, ``{"card": 37}`` or ``{"row": 2}``; what it writes to standard error goes to
+the end, ``{"type": "bye"}``, each with an ``id`` that rises by one per request. It answers each
+``card`` or ``row`` request with exactly one line on its standard output, ``{"card": 37}`` or
+``{"row": 2}`` (optionally echoing the ``id``); what it writes to standard error goes to
 nimmt's standard error unchanged. VIEW is built from the seat's :class:`~nimmt.engine.SeatView`
 alone (:func:`view_to_json`), so a program sees only what a person in that seat sees.
 
@@ -17,7 +18,8 @@ group of whatever is left, on every path.
 
 ``nimmt play`` builds its bots by name deep inside the terminal game; a :class:`ProgramScope`
 around it gives every program bot made inside it the per-decision limit and stops them all when
-the scope ends, however it ends.
+the scope ends, however it ends. :func:`kill_every_program` kills every program still running
+in this process at once, for a signal handler that cannot wait for the stack to unwind.
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
     """The protocol's VIEW of one seat: what that seat may see, and nothing more.
 
     ``turn`` is the turn being played now (1 to 10), where :attr:`SeatView.turn` counts the
-    turns completed; ``revealed`` is this turn's cards by seat, only while a row is to be chosen.
+    turns completed; ``revealed`` is this turn's cards by seat, only while a row is to be chosen;
+    ``round_rows`` the rows as the round began; ``seen`` :meth:`SeatView.seen_cards`, sorted.
     """
     return {
         "seat": view.seat,
@@ -103,6 +106,8 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "revealed": view.revealed,
         "penalties": view.penalties,
         "totals": view.totals,
+        "round_rows": view.round_rows,
+        "seen": sorted(view.seen_cards()),
     }
 
 
@@ -140,6 +145,20 @@ _current_scope: contextvars.ContextVar[ProgramScope | None] = contextvars.Contex
     "nimmt_program_scope", default=None
 )
 
+_running_groups: set[int] = set()
+"""The process groups of the programs this process started and has not yet reaped."""
+
+
+def kill_every_program() -> None:
+    """Kill the process group of every program bot still running in this process, at once.
+
+    Safe in a signal handler: it only sends signals. A bot waiting for its program's answer (in
+    any thread) then sees the pipe close; :meth:`ProgramBot.close` still reaps the process.
+    """
+    for group in list(_running_groups):
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
 
 class ProgramBot:
     """A bot that is a separate program (``cmd:COMMAND``), started at its first decision.
@@ -160,6 +179,10 @@ class ProgramBot:
         self._buffer = b""
         self._asking = False
         """A request is out and unanswered (when the caller was interrupted while waiting)."""
+        self._request_id = 0
+        """The ``id`` of the last request sent to the program: 1, 2, 3, … from its start."""
+        self._answered = 0
+        """Answers the running program has given: a first line that is none is a banner."""
 
     @property
     def name(self) -> str:
@@ -205,9 +228,11 @@ class ProgramBot:
         self._asking = False
         try:
             if polite and process.poll() is None:
+                self._request_id += 1
+                bye = orjson.dumps({"type": "bye", "id": self._request_id}) + b"\n"
                 with suppress(OSError):
                     assert process.stdin is not None
-                    os.write(process.stdin.fileno(), b'{"type": "bye"}\n')
+                    os.write(process.stdin.fileno(), bye)
                 with suppress(OSError):
                     assert process.stdin is not None
                     process.stdin.close()
@@ -218,6 +243,7 @@ class ProgramBot:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            _running_groups.discard(process.pid)
             for stream in (process.stdin, process.stdout):
                 with suppress(OSError):
                     if stream is not None:
@@ -257,28 +283,53 @@ class ProgramBot:
         assert process.stdin is not None and process.stdout is not None
         os.set_blocking(process.stdin.fileno(), False)
         self._process = process
+        _running_groups.add(process.pid)
         self._selector = selectors.DefaultSelector()
         self._selector.register(process.stdout, selectors.EVENT_READ)
         self._buffer = b""
+        self._request_id = 0
+        self._answered = 0
         if self._scope is not None:
             self._scope.started(self)
         return process
 
     def _ask(self, request: dict[str, Any], seat: int | None, kind: str) -> Any:
-        """Send one request and return the one JSON value that answers it."""
+        """Send one request (with the next ``id``) and return the one JSON value answering it.
+
+        An answer that echoes another request's ``id`` is a line nobody asked for (a late extra
+        line, say), not this request's answer; one that echoes none is taken as it stands.
+        """
         process = self._start(seat)
         deadline = time.monotonic() + self.move_time
         self._check_nothing_unasked(seat, kind)
         self._asking = True
+        self._request_id += 1
+        request = {**request, "id": self._request_id}
         self._send(process, orjson.dumps(request) + b"\n", deadline, seat, kind)
         line = self._read_line(process, deadline, seat, kind)
         self._asking = False
-        if self._buffer:
-            self._fail(seat, f"wrote more than one line for one {kind} request: {_quote(line)}")
         try:
-            return orjson.loads(line)
+            answer = orjson.loads(line)
         except orjson.JSONDecodeError:
-            self._fail(seat, f"answered {_quote(line)} to a {kind} request, which is not JSON")
+            answer = _NOT_JSON
+        # In this order, so that what is reported does not hang on how the lines were read.
+        hint = _BANNER if self._answered == 0 else ""
+        if answer is _NOT_JSON:
+            self._fail(
+                seat, f"answered {_quote(line)} to a {kind} request, which is not JSON{hint}"
+            )
+        if isinstance(answer, dict) and "id" in answer and answer["id"] != self._request_id:
+            self._fail(
+                seat,
+                f"wrote a line nobody asked for: {_quote(line)} (the {kind} request waiting "
+                f"for an answer has id {self._request_id})",
+            )
+        if self._buffer:
+            self._fail(
+                seat, f"wrote more than one line for one {kind} request: {_quote(line)}{hint}"
+            )
+        self._answered += 1
+        return answer
 
     def _send(
         self,
@@ -358,6 +409,14 @@ class ProgramBot:
         self._fail(seat, f"{how} before answering a {kind} request")
 
 
+_BANNER = (
+    " (a program writes nothing but its answers to standard output: a start-up banner or"
+    " debugging output belongs on standard error)"
+)
+_NOT_JSON: Any = object()
+"""What :meth:`ProgramBot._ask` makes of a line that is not JSON."""
+
+
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -386,6 +445,7 @@ __all__ = [
     "ProgramBotError",
     "ProgramScope",
     "is_program",
+    "kill_every_program",
     "program_command",
     "view_to_json",
 ]

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from nimmt.cli.errors import fail
-from nimmt.exits import EXIT_INTERRUPTED
+from nimmt.cli.stopping import stop_on_signals
 
 DEFAULT_MOVE_TIME = 10.0
 """Seconds a ``cmd:`` bot may think per decision: :data:`nimmt.bots.external.DEFAULT_MOVE_TIME`,
 named here so that the help does not import the bots."""
 MAX_MOVE_TIME = 86400.0
+PIPED_WIDTH = 1000
+"""Columns the table may take when standard output is not a terminal: its natural width."""
 
 
 def check_move_time(move_time: float) -> None:
@@ -117,24 +119,29 @@ def arena(
 
     on_block = keep if record is not None else None
     errors = Console(stderr=True)
-    try:
-        if errors.is_terminal and not errors.is_dumb_terminal:
-            results = _with_progress(errors, match, workers, on_block)
-        else:
-            results = play_match(match, workers, on_block)
-    except KeyboardInterrupt:
-        # Ctrl-C: one line and the conventional status, as `nimmt play` does.
-        typer.echo("error: interrupted", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except ProgramBotError as error:
-        fail(str(error))
-    except OSError as error:
-        fail(f"cannot write a record: {error}")
+    # Ctrl-C, SIGTERM or SIGHUP: every program killed, one line and the conventional status.
+    with stop_on_signals() as stopping:
+        try:
+            if errors.is_terminal and not errors.is_dumb_terminal:
+                results = _with_progress(errors, match, workers, on_block)
+            else:
+                results = play_match(match, workers, on_block)
+        except KeyboardInterrupt:
+            typer.echo(f"error: {stopping.reason()}", err=True)
+            raise typer.Exit(stopping.status()) from None
+        except ProgramBotError as error:
+            fail(str(error))
+        except OSError as error:
+            fail(f"cannot write a record: {error}")
     figures = report(match, results)
     if json_output:
         typer.echo(json.dumps(figures))
     else:
-        Console().print(_table(figures))
+        # A terminal's width is its own; piped, rich would assume 80 columns and cut the table.
+        out = Console()
+        if not out.is_terminal:
+            out = Console(width=PIPED_WIDTH)
+        out.print(_table(figures))
 
 
 def _with_progress(

@@ -13,7 +13,7 @@ import typer
 
 from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
 from nimmt.cli.errors import fail
-from nimmt.exits import EXIT_INTERRUPTED
+from nimmt.cli.stopping import stop_on_signals
 
 if TYPE_CHECKING:
     from nimmt.client import ClientError
@@ -77,7 +77,8 @@ def bot(
         fail(error.message)
     display = name if name is not None else _default_name(kind)
     report = _Reporter()
-    with ProgramScope(move_time):
+    # A signal (SIGINT, SIGTERM, SIGHUP) kills every program at once, then unwinds as Ctrl-C.
+    with stop_on_signals() as stopping, ProgramScope(move_time):
         try:
             player = make_bot(kind, seed)
         except UnknownBotError as error:
@@ -98,8 +99,11 @@ def bot(
         except ProgramBotError as error:
             fail(str(error))
         except KeyboardInterrupt:
-            typer.echo("error: interrupted (the seat stays held: come back with --token)", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            typer.echo(
+                f"error: {stopping.reason()} (the seat stays held: come back with --token)",
+                err=True,
+            )
+            raise typer.Exit(stopping.status()) from None
     outcome = result.outcome
     totals = outcome["totals"]
     winners = ", ".join(report.name(seat) for seat in outcome["winners"])

@@ -13,6 +13,7 @@ import typer
 
 from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
 from nimmt.cli.errors import fail
+from nimmt.cli.stopping import stop_on_signals
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.terminal import DEFAULT_DELAY
 
@@ -145,12 +146,16 @@ def play(
     check_move_time(move_time)
     from nimmt.bots.external import ProgramBotError, ProgramScope
 
-    # The scope stops every cmd: bot the game started, however the game ends.
-    with ProgramScope(move_time):
+    # The scope stops every cmd: bot the game started, however the game ends; a signal
+    # (SIGINT, SIGTERM, SIGHUP) kills them at once and ends the game as Ctrl-C does.
+    with stop_on_signals() as stopping, ProgramScope(move_time):
         try:
             status = run(
                 settings, console=console, err_console=Console(stderr=True, highlight=False)
             )
         except ProgramBotError as error:
             fail(str(error))
-    raise typer.Exit(status)
+        except KeyboardInterrupt:  # a signal while the game was being set up or kept
+            typer.echo(f"error: {stopping.reason()}", err=True)
+            status = stopping.status()
+    raise typer.Exit(stopping.status(status))

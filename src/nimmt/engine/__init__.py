@@ -31,6 +31,7 @@ from nimmt.engine.errors import (
     RowIndexError,
     RuleError,
     SeatError,
+    TurnSizeError,
     WrongPhaseError,
 )
 from nimmt.engine.events import (
@@ -92,6 +93,7 @@ __all__ = [
     "SeatError",
     "SeatView",
     "Turn",
+    "TurnSizeError",
     "WrongPhaseError",
     "bullheads",
     "draw_deal",

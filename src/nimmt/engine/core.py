@@ -124,12 +124,14 @@ class RoundState:
         hands = self.hands
         ends = self._ends
         if len(cards) != len(hands):
-            raise errors.RuleError(f"{len(cards)} cards played by {len(hands)} players")
+            raise errors.TurnSizeError(
+                f"{len(cards)} cards given for a turn of {len(hands)} seats: one per seat"
+            )
         for seat, card in enumerate(cards):
             # ``True in [1]`` and ``1.0 in [1]`` hold in Python: only an int is a card.
             if card not in hands[seat] or card.__class__ is not int:
                 raise errors.CardNotInHandError(
-                    f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
+                    f"{card!r} is not in seat {seat}'s hand", seat=seat, card=card
                 )
         order = sorted(cards)
         low = order[0]

@@ -90,6 +90,11 @@ class RowChoiceMissingError(RuleError):
     """A turn whose lowest card is below every row, given without the row its player takes."""
 
 
+class TurnSizeError(RuleError):
+    """A whole turn (:meth:`~nimmt.engine.game.Game.play_turn`) given with a number of cards
+    other than one per seat."""
+
+
 class InvalidPositionError(InvalidDealError):
     """A position to set a game up from (:meth:`~nimmt.engine.game.Game.from_position`) that no
     game of classic 6 nimmt! can reach: wrong sizes, repeated cards, numbers outside 1 to 104."""

@@ -284,6 +284,7 @@ class Game:
             ),
             outcome=self.outcome,
             chosen_rows=tuple(turn.row for turn in turns),
+            position_rows=log.position if log is not None and log.position is not None else (),
         )
 
     def round_state(self) -> RoundState:
@@ -314,7 +315,7 @@ class Game:
         for seat, hand in enumerate(hands):
             if len(hand) != HAND_SIZE:
                 raise errors.InvalidDealError(
-                    f"player {seat + 1} was dealt {len(hand)} cards instead of {HAND_SIZE}",
+                    f"seat {seat} was dealt {len(hand)} cards instead of {HAND_SIZE}",
                     seat=seat,
                 )
         owners: list[tuple[int | None, object]] = [(None, row[0]) for row in rows]
@@ -347,7 +348,7 @@ class Game:
         chosen = self._chosen[seat]
         if chosen is not None and (not replace or card == chosen):
             raise errors.CardAlreadyChosenError(
-                f"player {seat + 1} has already chosen "
+                f"seat {seat} has already chosen "
                 + (f"{card} this turn" if card == chosen else "a card this turn"),
                 seat=seat,
                 card=card,
@@ -366,7 +367,7 @@ class Game:
         self._check_can_choose(seat)
         if self._chosen[seat] is None:
             raise errors.NoCardChosenError(
-                f"player {seat + 1} has no card chosen to take back", seat=seat
+                f"seat {seat} has no card chosen to take back", seat=seat
             )
         self._chosen[seat] = None
         self._events.append(ChoiceWithdrawn(seat))
@@ -383,7 +384,7 @@ class Game:
         self._check_seat(seat)
         if seat != pending.seat:
             raise errors.NotYourDecisionError(
-                f"player {pending.seat + 1} chooses the row, not player {seat + 1}",
+                f"seat {pending.seat} chooses the row, not seat {seat}",
                 seat=seat,
                 card=pending.card,
                 row=row,
@@ -406,7 +407,9 @@ class Game:
                 "some players have already chosen a card", seat=seat
             )
         if len(cards) != self.players:
-            raise errors.RuleError(f"{len(cards)} cards played by {self.players} players")
+            raise errors.TurnSizeError(
+                f"{len(cards)} cards given for a turn of {self.players} seats: one per seat"
+            )
         state = self._state
         assert state is not None
         for seat, card in enumerate(cards):
@@ -511,7 +514,7 @@ class Game:
             or card not in self._state.hands[seat]
         ):
             raise errors.CardNotInHandError(
-                f"{card!r} is not in player {seat + 1}'s hand", seat=seat, card=card
+                f"{card!r} is not in seat {seat}'s hand", seat=seat, card=card
             )
 
     def _check_row(self, row: int, seat: int, card: int) -> None:
@@ -532,7 +535,7 @@ class Game:
             assert self._pending is not None
             self._check_seat(seat)
             raise errors.WrongPhaseError(
-                f"the table waits for player {self._pending.seat + 1} to choose a row",
+                f"the table waits for seat {self._pending.seat} to choose a row",
                 seat=seat,
                 phase=self._phase,
             )

@@ -60,11 +60,11 @@ def check_position(
     for seat, hand in enumerate(hands):
         if len(hand) != size:
             raise errors.InvalidPositionError(
-                f"player {seat + 1} holds {len(hand)} cards and player 1 {size}: "
+                f"seat {seat} holds {len(hand)} cards and seat 0 {size}: "
                 "every hand has the same size",
                 seat=seat,
             )
-        _check_cards(hand, f"player {seat + 1}'s hand", seat=seat)
+        _check_cards(hand, f"seat {seat}'s hand", seat=seat)
     if not 1 <= size <= HAND_SIZE:
         raise errors.InvalidPositionError(f"hands of {size} cards: a hand holds 1 to {HAND_SIZE}")
     if len(played) + size > HAND_SIZE:
@@ -122,7 +122,7 @@ def _position_numbers(name: str, numbers: Sequence[int], players: int) -> list[i
     for seat, number in enumerate(numbers):
         if isinstance(number, bool) or not isinstance(number, int) or number < 0:
             raise errors.InvalidPositionError(
-                f"{name}: player {seat + 1} has {number!r}, not a whole number of 0 or more",
+                f"{name}: seat {seat} has {number!r}, not a whole number of 0 or more",
                 seat=seat,
             )
     return list(numbers)

@@ -77,6 +77,10 @@ class SeatView:
     """For each turn of :attr:`played`: the row its lowest card's player chose to take (that
     card was below every row), else ``None``. Public, like the turn itself: with
     :attr:`round_rows` and :attr:`played` it tells where every card of the round went."""
+    position_rows: tuple[tuple[int, ...], ...] = ()
+    """In a round set up mid-way (:meth:`~nimmt.engine.Game.from_position`): the rows it was set
+    up with, which every seat saw, though no starter or reveal names most of their cards; else
+    empty."""
 
     def legal_cards(self) -> tuple[int, ...]:
         """The cards this seat may play now (none if it has chosen or it is not its move)."""
@@ -92,10 +96,12 @@ class SeatView:
 
     def seen_cards(self) -> frozenset[int]:
         """Every card this seat has seen this round: its hand, the rows (with their starters), all
-        reveals. The rows count too: in a game set up from a position they hold cards that no
-        starter or reveal of this view names."""
+        reveals. In a round set up from a position the rows it was set up with count too, taken
+        since or not: no starter or reveal of this view names their cards."""
         seen = set(self.hand)
         seen.update(self.round_rows)
+        for row in self.position_rows:
+            seen.update(row)
         for row in self.rows:
             seen.update(row)
         for cards in self.played:

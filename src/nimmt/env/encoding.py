@@ -63,10 +63,13 @@ ROW_BULLHEADS = slice(ROW_LENGTH.stop, ROW_LENGTH.stop + NUM_ROWS)
 _SEAT_BLOCKS = ROW_BULLHEADS.stop
 """Where the per-seat blocks start (220)."""
 
-MAX_ROUND_PENALTY = sum(BULLHEADS)
-"""171, all the bullheads of the deck: more than anyone can take in one round."""
+_MOST_FIRST = sorted((BULLHEADS[card] for card in DECK), reverse=True)
+MAX_ROW_BULLHEADS = sum(_MOST_FIRST[:ROW_LIMIT])
+"""27, a row of 55, 66, 77, 88 and 99: no row of at most 5 cards costs more."""
+MAX_ROUND_PENALTY = sum(_MOST_FIRST[: HAND_SIZE * ROW_LIMIT])
+"""117: a seat takes a row at most once a turn, 5 cards at most, so 50 cards in a round."""
 MAX_TOTAL = GAME_END_THRESHOLD + MAX_ROUND_PENALTY
-"""A total is at most 66 before the last round, plus that round's penalty."""
+"""183: a total is at most 66 before the last round, plus that round's penalty."""
 
 
 class Layout:
@@ -93,7 +96,7 @@ def observation_space(players: int) -> spaces.Box:
     high[SEEN] = 1
     high[ROW_END] = CARDS
     high[ROW_LENGTH] = ROW_LIMIT
-    high[ROW_BULLHEADS] = MAX_ROUND_PENALTY
+    high[ROW_BULLHEADS] = MAX_ROW_BULLHEADS
     high[layout.penalties] = MAX_ROUND_PENALTY
     high[layout.totals] = MAX_TOTAL
     high[layout.revealed] = CARDS
@@ -129,8 +132,6 @@ def encode_view(view: SeatView) -> ObsArray:
     for card in view.seen_cards():
         obs[CARDS + card - 1] = 1
     for index, row in enumerate(view.rows):
-        for card in row:  # seen already, unless the game was set up mid-round
-            obs[CARDS + card - 1] = 1
         obs[ROW_END.start + index] = row[-1]
         obs[ROW_LENGTH.start + index] = len(row)
         obs[ROW_BULLHEADS.start + index] = total_bullheads(row)

@@ -4,7 +4,10 @@ MARKER only tags the command line, so a test can look for leftover processes; LO
 receives every request line as it came. Modes: ``good`` (its lowest card, row 0),
 ``crash_at_start``, ``exit_mid_game``, ``hang``, ``hang_with_child`` (starts a process of its own,
 then hangs), ``garbage``, ``wrong_shape``, ``illegal_card``, ``bad_row``, ``two_lines``,
-``ignore_bye`` (good, but stays after ``bye``).
+``ignore_bye`` (good, but stays after ``bye``), ``echo_id`` (good, echoing each request's
+``id``), ``late_extra`` (good, echoing ids, but it writes its previous answer again once the
+next request has come), ``banner`` (a line of text at start-up, then good), ``garbage_later``
+(good once, then text).
 """
 
 import json
@@ -19,6 +22,9 @@ def main() -> None:
     if mode == "crash_at_start":
         sys.exit(3)
     answered = 0
+    previous = ""
+    if mode == "banner":
+        print("fake bot 1.0 ready", flush=True)
     for line in sys.stdin:
         if log is not None:
             log.write(line)
@@ -36,7 +42,7 @@ def main() -> None:
             if mode == "hang_with_child":
                 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker])
             time.sleep(600)
-        if mode == "garbage":
+        if mode == "garbage" or (mode == "garbage_later" and answered == 1):
             answer = "I play the lowest card"
             print(answer, flush=True)
             continue
@@ -46,7 +52,12 @@ def main() -> None:
             answer = {"card": view["rows"][0][0]}
         if mode == "bad_row" and request["type"] == "row":
             answer = {"row": 4}
+        if mode in ("echo_id", "late_extra") and isinstance(answer, dict):
+            answer["id"] = request["id"]
+        if mode == "late_extra" and previous:
+            sys.stdout.write(previous + "\n")
         text = json.dumps(answer)
+        previous = text
         sys.stdout.write(text + "\n" + text + "\n" if mode == "two_lines" else text + "\n")
         sys.stdout.flush()
         answered += 1
