@@ -173,7 +173,10 @@ class GameService:
         }
 
     async def summary(self, code: str) -> dict[str, Any]:
+        """The table's summary. The database is asked too, so that every process answers alike
+        while it is away (``storage_error``), whether it holds the table or not."""
         table = await self.book.load(code)
+        await self.book.read(self.storage.table_version, table.code)
         async with table.lock:
             return serialize.summary(table)
 

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -49,6 +50,9 @@ from nimmt.server.storage.base import (
     lobby_seats,
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 
@@ -79,6 +83,20 @@ _MOVE = (
 )
 _MOVE_ACTIVE = _MOVE.values(last_active_at=bindparam("b_last_active_at"))
 _INSERT_ACTION = insert(_actions)
+
+
+def _reading(method: Callable[P, R]) -> Callable[P, R]:
+    """A read whose database failures (server away, connection lost, pool exhausted) come out
+    as :class:`StorageError`, as the writes' do: the server answers them 503 ``storage_error``."""
+
+    @functools.wraps(method)
+    def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (DBAPIError, PoolTimeoutError) as error:
+            raise StorageError(f"the database failed: {error}") from error
+
+    return read
 
 
 def _driver_execute(connection: Connection, sql: str) -> None:
@@ -218,6 +236,7 @@ class SqlStorage:
         except IntegrityError as error:
             raise CodeTakenError(f"table {table.code} exists") from error
 
+    @_reading
     def load_table(self, code: str) -> TableRecord | None:
         with Session(self.engine) as session:
             row = session.scalars(select(TableRow).where(TableRow.code == code)).one_or_none()
@@ -245,6 +264,7 @@ class SqlStorage:
                 coach=row.coach,
             )
 
+    @_reading
     def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:
         with Session(self.engine) as session:
             rows = session.scalars(
@@ -352,10 +372,12 @@ class SqlStorage:
             raise StorageError(f"the database failed: {error}") from error
         return results
 
+    @_reading
     def table_version(self, code: str) -> int | None:
         with self.engine.connect() as connection:
             return connection.scalar(select(TableRow.version).where(TableRow.code == code))
 
+    @_reading
     def versions(self, codes: Sequence[str]) -> dict[str, int]:
         wanted = list(dict.fromkeys(codes))
         found: dict[str, int] = {}
@@ -368,6 +390,7 @@ class SqlStorage:
                 found.update((code, version) for code, version in rows)
         return found
 
+    @_reading
     def list_open(
         self, *, limit: int, cursor: str | None, active_since: datetime
     ) -> tuple[list[OpenTable], str | None]:
@@ -419,6 +442,7 @@ class SqlStorage:
         last = rows[limit - 1]
         return lines, encode_cursor(last.created_at, last.id)
 
+    @_reading
     def active_codes(self, since: datetime) -> list[str]:
         with self.engine.connect() as connection:
             return list(

@@ -1,0 +1,157 @@
+"""What an operator watches (``GET /metrics``, the Prometheus text format, prometheus-client).
+
+Counters and histograms are kept per process in :data:`REGISTRY` and counted where things happen
+(the commit path, the socket router, the bot seats, the slow-client guard); what is a state
+rather than an event (tables loaded, sockets open, the bus) is read from the service at each
+scrape by :class:`ServiceGauges`. The route answers only loopback and the configured addresses
+(``NIMMT_METRICS_ALLOWED``): a table's traffic is nobody else's business.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import generate_latest
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from nimmt.server.service import GameService
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+"""This process's counters and histograms (not prometheus-client's global registry, so that
+nothing else in the process adds to them)."""
+
+ACTIONS = Counter(
+    "nimmt_actions", "Changes stored at the tables of this process, by kind", ["kind"],
+    registry=REGISTRY,
+)  # fmt: skip
+STORAGE_ERRORS = Counter(
+    "nimmt_storage_errors",
+    "Database reads or writes that failed (the database away, the disk full), by operation",
+    ["operation"],
+    registry=REGISTRY,
+)
+SLOW_CONSUMER_CLOSES = Counter(
+    "nimmt_slow_consumer_closes",
+    "Sockets closed (4408) because their client did not read what it was sent",
+    registry=REGISTRY,
+)
+RATE_LIMITED = Counter(
+    "nimmt_rate_limited_messages",
+    "Socket messages refused unread with rate_limited",
+    registry=REGISTRY,
+)
+QUOTA_REFUSALS = Counter(
+    "nimmt_quota_refusals",
+    "Table creations refused by the per-address quota (429)",
+    registry=REGISTRY,
+)
+CONNECTIONS_CLOSED = Counter(
+    "nimmt_connections_closed",
+    "Connections the server closed before a request: slow headers, or over a connection cap",
+    ["reason"],
+    registry=REGISTRY,
+)
+HOSTS_REFUSED = Counter(
+    "nimmt_hosts_refused",
+    "Requests and sockets refused for a Host header not allowed (NIMMT_ALLOWED_HOSTS)",
+    registry=REGISTRY,
+)
+
+BOT_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 60.0)
+BOT_QUEUE_WAIT = Histogram(
+    "nimmt_bot_queue_wait_seconds",
+    "From a table asking its bot to decide until a worker takes the decision up",
+    buckets=BOT_BUCKETS,
+    registry=REGISTRY,
+)
+BOT_DECISION = Histogram(
+    "nimmt_bot_decision_seconds",
+    "From a table asking its bot to decide until the decision is back (queue wait included)",
+    buckets=BOT_BUCKETS,
+    registry=REGISTRY,
+)
+
+ALWAYS_ALLOWED = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
+
+class ServiceGauges(Collector):
+    """The states read from a running service at each scrape."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def collect(self) -> Iterator[Metric]:
+        book = self.service.book
+        tables = list(book.tables.values())
+        yield GaugeMetricFamily(
+            "nimmt_tables_loaded", "Tables held in this process's memory", value=len(tables)
+        )
+        yield GaugeMetricFamily(
+            "nimmt_sockets_open",
+            "Table sockets open at this process",
+            value=sum(len(table.connections) for table in tables),
+        )
+        yield GaugeMetricFamily(
+            "nimmt_bus_configured", "1 when a bus (Redis) is configured", value=int(book.shared)
+        )
+        yield GaugeMetricFamily(
+            "nimmt_bus_up",
+            "1 while the bus is connected (always 1 without a bus: nothing to wait for)",
+            value=int(not book.shared or self.service.bus.healthy),
+        )
+        yield GaugeMetricFamily(
+            "nimmt_bot_decisions_waiting",
+            "Bot decisions asked for and not yet back",
+            value=sum(len(table.bot_tasks) for table in tables),
+        )
+
+
+def parse_networks(entries: Iterable[str]) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Addresses or networks (``10.0.0.5``, ``10.0.0.0/24``); :class:`ValueError` names a bad
+    one."""
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an address or a network") from None
+    return networks
+
+
+def may_scrape(address: str | None, allowed: Iterable[str]) -> bool:
+    """Whether a client at ``address`` may read the metrics: loopback, or one of ``allowed``
+    (``*`` allows everybody)."""
+    entries = list(allowed)
+    if "*" in entries:
+        return True
+    if address is None:
+        return False
+    try:
+        client = ipaddress.ip_address(address)
+    except ValueError:  # not an address (e.g. a test client's name)
+        return False
+    networks = [*ALWAYS_ALLOWED, *parse_networks(entry for entry in entries if entry != "*")]
+    return any(client.version == network.version and client in network for network in networks)
+
+
+router = APIRouter()
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    allowed: list[str] = request.app.state.settings.metrics_allowed
+    if not may_scrape(request.client.host if request.client else None, allowed):
+        # As if there were nothing here: whoever may not read it need not know of it.
+        return Response("Not Found", status_code=404, media_type="text/plain")
+    service: GameService = request.app.state.service
+    registry = CollectorRegistry(auto_describe=True)
+    registry.register(ServiceGauges(service))
+    body = generate_latest(REGISTRY) + generate_latest(registry)
+    return Response(body, media_type=CONTENT_TYPE_LATEST)
