@@ -20,6 +20,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
+from nimmt.server.actions import ActionKind
+
 if TYPE_CHECKING:
     from nimmt.server.service import GameService
 
@@ -77,6 +79,14 @@ BOT_DECISION = Histogram(
     buckets=BOT_BUCKETS,
     registry=REGISTRY,
 )
+
+# Every series exists from the start (at 0), so that a rate over it needs no first event.
+for _kind in ActionKind:
+    ACTIONS.labels(str(_kind))
+for _operation in ("read", "write"):
+    STORAGE_ERRORS.labels(_operation)
+for _reason in ("slow_headers", "over_capacity"):
+    CONNECTIONS_CLOSED.labels(_reason)
 
 ALWAYS_ALLOWED = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
 

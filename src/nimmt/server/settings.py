@@ -7,6 +7,7 @@ mapped to the psycopg 3 driver, the one the project ships.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Annotated, Literal
@@ -32,6 +33,14 @@ def normalize_database_url(url: str) -> str:
     return url
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, e.g. a container's share)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 class Settings(BaseSettings):
     """Everything the server can be told; each field also reads ``NIMMT_<FIELD>``."""
 
@@ -54,7 +63,7 @@ class Settings(BaseSettings):
     bus: str | None = None
     """``redis://host:port/db``: the bus that tells the other processes of a change. Without
     it, the process assumes it is alone with its database."""
-    bot_processes: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
+    bot_processes: int = Field(default_factory=lambda: usable_cores(), ge=0, le=64)
     """Worker processes in which the bots think (per server process); 0 lets them think in the
     server's own thread (tests only: a strong bot then stalls every table)."""
     idle_minutes: float = Field(default=30.0, gt=0)
@@ -115,6 +124,14 @@ class Settings(BaseSettings):
     """Finished tables where nobody acted for this many days are deleted (0: kept forever)."""
     abandoned_days: float = Field(default=30.0, ge=0)
     """Unfinished tables where nobody acted for this many days are deleted (0: kept forever)."""
+
+    @field_validator("metrics_allowed")
+    @classmethod
+    def _check_networks(cls, entries: list[str]) -> list[str]:
+        for entry in entries:
+            if entry != "*":
+                ipaddress.ip_network(entry, strict=False)  # a ValueError names the bad one
+        return entries
 
     @field_validator("allowed_origins", "allowed_hosts", "metrics_allowed", mode="before")
     @classmethod
