@@ -88,11 +88,9 @@ class HostCheck:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        host = None
-        for name, value in scope.get("headers", ()):
-            if name == b"host":
-                host = value.decode("latin-1")
-                break
+        hosts = [value for name, value in scope.get("headers", ()) if name == b"host"]
+        # Exactly one Host (RFC 9112): with two, a proxy and this server could read different.
+        host = hosts[0].decode("latin-1") if len(hosts) == 1 else None
         if self.rule.allows(host):
             await self.app(scope, receive, send)
             return
