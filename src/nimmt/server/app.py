@@ -124,6 +124,8 @@ def create_app(
             max_queue=settings.max_queue,
             watchdog_seconds=settings.watchdog_seconds,
             coach=coach,
+            finished_days=settings.finished_days,
+            abandoned_days=settings.abandoned_days,
         )
         app.state.service = service
         await service.start()

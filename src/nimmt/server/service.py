@@ -13,7 +13,8 @@ through the rules engine, store, tell each seat what it may see, tell the other 
   is down, the watchdog and the eviction of idle tables;
 - :mod:`nimmt.server.assisting`: games played with real cards, entered on one device;
 - :mod:`nimmt.server.tablecoach`: the coach's answers and post-game reviews;
-- :mod:`nimmt.server.archive`: finished games' records.
+- :mod:`nimmt.server.archive`: finished games' records;
+- :mod:`nimmt.server.retention`: finished and abandoned tables deleted after their days.
 
 After every stored change the book runs one hook, wired here: deal what is due, then start the
 bots the table waits for.
@@ -42,6 +43,7 @@ from nimmt.server.follower import Follower
 from nimmt.server.listeners import Listeners
 from nimmt.server.players import Players
 from nimmt.server.publisher import publish
+from nimmt.server.retention import Retention
 from nimmt.server.storage import Storage
 from nimmt.server.table import Connection, LiveTable, SeatSpec
 from nimmt.server.tablecoach import TableCoach
@@ -60,7 +62,8 @@ class GameService:
     calling thread unless given); ``bus`` tells other processes of changes (none unless given);
     ``deal_seed`` fixes the deals (tests); ``bot_delay`` lets people follow a bot's move;
     ``idle_seconds``, ``watchdog_seconds``, ``retry_seconds`` and ``max_queue`` are the
-    housekeeping's timings and a socket's queue length."""
+    housekeeping's timings and a socket's queue length; ``finished_days`` and
+    ``abandoned_days`` the retention's (0: kept forever)."""
 
     def __init__(
         self,
@@ -77,6 +80,8 @@ class GameService:
         idle_seconds: float = 1800.0,
         watchdog_seconds: float = 5.0,
         max_queue: int = 64,
+        finished_days: float = 0.0,
+        abandoned_days: float = 0.0,
     ) -> None:
         self.storage = storage
         self.bus: Bus = bus if bus is not None else LocalBus()
@@ -111,6 +116,9 @@ class GameService:
         self.players = Players(self.book, self.bot_names)
         self.listeners = Listeners(self.book, max_queue)
         self.assisted = AssistDesk(self.book)
+        self.retention = Retention(
+            self.book, finished_days=finished_days, abandoned_days=abandoned_days
+        )
 
     async def _after_change(self, table: LiveTable) -> None:
         """What follows a stored change by itself: the deal of a new round, then the bots."""
@@ -124,6 +132,7 @@ class GameService:
         game goes on, so that its bots (or the dealer) continue at once; with several processes
         a table is loaded by whichever process is asked for it first."""
         await self.follower.start()
+        self.retention.start()
         self.book.spawn(self._start_runner(self.bot_seats.runner.start, "bot workers"), "bots")
         self.book.spawn(self._start_runner(self.coach.runner.start, "coach's worker"), "coach")
         if not self.book.shared:

@@ -33,6 +33,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from nimmt.server.models import ActionRow, SeatRow, TableRow
+from nimmt.server.storage import lifecycle
 from nimmt.server.storage.base import (
     ActionRecord,
     AppendItem,
@@ -40,6 +41,7 @@ from nimmt.server.storage.base import (
     OpenTable,
     SeatRecord,
     StorageError,
+    StoredTable,
     TableRecord,
     TableStatus,
     VersionConflictError,
@@ -451,6 +453,28 @@ class SqlStorage:
                     .where(TableRow.finished.is_(False), TableRow.last_active_at >= _utc(since))
                     .order_by(TableRow.id)
                 )
+            )
+
+    @_reading
+    def stored_tables(self) -> list[StoredTable]:
+        with self.engine.connect() as connection:
+            return [table for _id, table in lifecycle.stored_tables(connection)]
+
+    def purge(
+        self,
+        *,
+        finished_before: datetime | None,
+        abandoned_before: datetime | None,
+        keep: Sequence[str] = (),
+        dry_run: bool = False,
+    ) -> list[StoredTable]:
+        with self._writing() as connection:
+            return lifecycle.purge(
+                connection,
+                finished_before=finished_before,
+                abandoned_before=abandoned_before,
+                keep=keep,
+                dry_run=dry_run,
             )
 
     def close(self) -> None:
