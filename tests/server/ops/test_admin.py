@@ -163,3 +163,34 @@ def test_retention_spares_the_tables_held_in_memory(
     deleted = client.portal.call(service.retention.purge)  # type: ignore[union-attr]
     assert [entry.code for entry in deleted] == [code]
     assert client.get(f"/api/tables/{code}").status_code == 404
+
+
+def test_pg_dump_and_pg_restore_as_docs_deploy_says(postgres_url: str, tmp_path: Path) -> None:
+    import throwaway
+    from nimmt.server.storage import TableRecord, TableStatus
+
+    storage = SqlStorage(postgres_url.replace("postgresql://", "postgresql+psycopg://"))
+    now = datetime.now(UTC)
+    for code in ("PGAAAA", "PGBBBB"):
+        storage.create_table(TableRecord(code, now, (), TableStatus(0, 1, "lobby", 0, False, now)))
+    before = storage.stored_tables()
+    storage.close()
+    dump = tmp_path / "nimmt.dump"
+    pg = throwaway.PG_BIN
+    subprocess.run(
+        [str(pg / "pg_dump"), "--format=custom", f"--file={dump}", postgres_url],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    engine = create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("CREATE DATABASE restored"))
+    engine.dispose()
+    restored_url = postgres_url.rsplit("/", 1)[0] + "/restored"
+    subprocess.run(
+        [str(pg / "pg_restore"), "--no-owner", f"--dbname={restored_url}", str(dump)],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    listed = admin("tables", "--db", restored_url, "--json")
+    assert listed.returncode == 0, listed.stderr
+    codes = {entry["code"] for entry in json.loads(listed.stdout)["tables"]}
+    assert codes >= {table.code for table in before}
