@@ -17,7 +17,7 @@ from typing import Protocol
 from nimmt.bots import make_bot
 from nimmt.bots.strong import with_budget
 from nimmt.engine import SeatView
-from nimmt.server.metrics import BOT_DECISION, BOT_QUEUE_WAIT
+from nimmt.server.metrics import BOT_DECISION, BOT_QUEUE_WAIT, BOT_RUSHED
 from nimmt.server.workers import WorkerPool
 
 WORKER_NICENESS = 10
@@ -41,7 +41,12 @@ DECISION_BUDGET = 1.0
 asked (``hard`` refines its choice only while it has time:
 :attr:`nimmt.bots.strong.StrongSettings.budget`)."""
 QUICK_BUDGET = 0.05
-"""What a decision gets when the queue ate its budget: the search's first stage only."""
+"""What a decision gets when the queue ate its budget."""
+RUSHED = {"hard": "medium"}
+"""Who decides for a slow bot when the queue ate its budget: even ``hard``'s first search stage
+takes about 0.6 s of a core, which 50 tables on two busy cores cannot give each time; ``medium``
+(the same kind of search with 16 deals, a few milliseconds) keeps the table moving, at about four
+bullheads a deal weaker (docs/bots.md, the ladder). Only late decisions are rushed."""
 
 
 def remaining_budget(asked_at: float, now: float) -> float:
@@ -62,6 +67,8 @@ def decide(bot: str, seed: int, view: SeatView, asked_at: float | None = None) -
     is left of its budget when asked at ``asked_at`` (default: now)."""
     now = time.monotonic()
     budget = remaining_budget(now if asked_at is None else asked_at, now)
+    if budget <= QUICK_BUDGET:
+        bot = RUSHED.get(bot, bot)
     player = with_budget(make_bot(bot, seed), budget)
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
@@ -85,6 +92,8 @@ class BotPool(WorkerPool):
         asked_at = time.monotonic()
         choice, waited = await self.run(timed_decide, bot, seed, view, asked_at)
         BOT_QUEUE_WAIT.observe(waited)
+        if remaining_budget(asked_at, asked_at + waited) <= QUICK_BUDGET and bot in RUSHED:
+            BOT_RUSHED.inc()
         BOT_DECISION.observe(time.monotonic() - asked_at)
         return choice
 

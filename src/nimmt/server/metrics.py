@@ -56,7 +56,8 @@ QUOTA_REFUSALS = Counter(
 )
 CONNECTIONS_CLOSED = Counter(
     "nimmt_connections_closed",
-    "Connections the server closed before a request: slow headers, or over a connection cap",
+    "Connections closed before a request: slow headers (timeout, or pushed out by a newer"
+    " connection over a cap), a connection over a cap with none to push out, headers too large",
     ["reason"],
     registry=REGISTRY,
 )
@@ -73,6 +74,11 @@ BOT_QUEUE_WAIT = Histogram(
     buckets=BOT_BUCKETS,
     registry=REGISTRY,
 )
+BOT_RUSHED = Counter(
+    "nimmt_bot_rushed_decisions",
+    "Slow bots' decisions made by a quicker bot because the queue ate their budget",
+    registry=REGISTRY,
+)
 BOT_DECISION = Histogram(
     "nimmt_bot_decision_seconds",
     "From a table asking its bot to decide until the decision is back (queue wait included)",
@@ -85,7 +91,7 @@ for _kind in ActionKind:
     ACTIONS.labels(str(_kind))
 for _operation in ("read", "write"):
     STORAGE_ERRORS.labels(_operation)
-for _reason in ("slow_headers", "over_capacity"):
+for _reason in ("slow_headers", "pushed_out", "over_capacity", "headers_too_large"):
     CONNECTIONS_CLOSED.labels(_reason)
 
 ALWAYS_ALLOWED = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
