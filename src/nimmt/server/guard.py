@@ -132,7 +132,7 @@ class ConnectionGuard:
         """Close the oldest connection still sending its headers (of ``among``, when given)."""
         for transport in self.waiting:
             if among is None or transport in among:
-                CONNECTIONS_CLOSED.labels("slow_headers").inc()
+                CONNECTIONS_CLOSED.labels("pushed_out").inc()
                 self.release(transport)
                 transport.close()
                 return True
@@ -205,6 +205,7 @@ class GuardedHttp(HttpToolsProtocol):
             self._header_bytes += len(data)
             if self._header_bytes > MAX_HEADER_BYTES:
                 self._cancel_header_timer()
+                CONNECTIONS_CLOSED.labels("headers_too_large").inc()
                 self.guard.release(self.transport)
                 self.transport.write(TOO_LARGE)
                 self.transport.close()
