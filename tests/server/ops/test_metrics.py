@@ -1,6 +1,6 @@
 """``GET /metrics`` (Prometheus text format) and ``/readyz``/``/healthz`` on the in-memory twin:
-the names of INTERFACES section 10 are there, they count what happened, and only loopback and
-the configured addresses may read them."""
+the names an operator relies on (docs/deploy.md) are there, they count what happened, and only
+loopback and the configured addresses may read them."""
 
 from __future__ import annotations
 
