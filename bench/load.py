@@ -18,8 +18,15 @@ state it holds and a ``request_id``. The table waits for a person who has to dec
 starts a new decision meanwhile: others' face-down choices do not, see docs/protocol.md,
 Versions), so a ``stale_version`` refusal would mean a real race; such refusals are counted
 apart (``stale``) from every other refusal (``errors``). After any refusal the person looks at
-its newest state again. Seat 0 sends ``rematch`` when a game is over, so that tables keep playing
-(counted in ``rematches``, not timed).
+its newest state again. Every person sends ``rematch`` when a game is over (a new game starts
+once all of a table's people agreed), so that tables keep playing; ``rematches`` counts the new
+games started (not timed), and a vote still waiting for the others at the end is not counted as
+``unanswered``.
+
+The machine. Beside every figure: the cores this run could use (``cores``), the load average
+before and after the window (``load_avg_before``, ``load_avg_after``: other work on the machine
+slows every figure), and how many cores the server (with its bot workers) and the load
+generator kept busy during the window (``server_cores_used``, ``load_cores_used``).
 
 Latency. From just before the action is written to the socket until that person's socket
 receives the ``state`` that shows it accepted: the server answers an accepted action with an
@@ -223,7 +230,8 @@ class Person:
 
     @property
     def rematcher(self) -> bool:
-        return self.seat == 0
+        """Every person agrees to play again: a new game needs all of them."""
+        return True
 
     @property
     def observer(self) -> bool:
@@ -264,7 +272,8 @@ class Person:
                 if self._acknowledges(pending, event):
                     pending.accepted_version = message["version"]
                     if pending.kind == "rematch":
-                        self.run.stats.rematches += 1
+                        if self.observer:  # one new game, however many people agreed
+                            self.run.stats.rematches += 1
                     else:
                         self.run.stats.acks[
                             (
@@ -681,12 +690,14 @@ class Run:
         self.check_server()
         cpu_before = self.cpu_snapshot()
         load_before = psutil.Process().cpu_times()
+        load_avg_before = os.getloadavg()
         stats.window_start = time.perf_counter()
         progress(f"measuring for {args.seconds:g} s")
         await asyncio.sleep(args.seconds)
         stats.window_end = time.perf_counter()
         cpu_after = self.cpu_snapshot()
         load_after = psutil.Process().cpu_times()
+        load_avg_after = os.getloadavg()
         window = stats.window_end - stats.window_start
         self.check_server()
         # Drain: no new actions; wait for the answers to those already sent.
@@ -695,7 +706,12 @@ class Run:
         drain_until = time.monotonic() + DRAIN_SECONDS
         while time.monotonic() < drain_until and any(p.pending for p in self.people):
             await asyncio.sleep(0.05)
-        unanswered = sum(1 for person in self.people if person.pending is not None)
+        # A rematch vote waits for the others' votes, which stopped with the window: not lost.
+        unanswered = sum(
+            1
+            for person in self.people
+            if person.pending is not None and person.pending.kind != "rematch"
+        )
         acknowledged = sum(stats.acks.values())
         progress(f"checking {acknowledged} acknowledged actions in the database")
         try:
@@ -744,6 +760,11 @@ class Run:
                 (self.server.tree.peak_rss if self.server.tree else 0) / 2**20, 1
             ),
             "load_cpu_s": round(load_cpu, 2),
+            "cores": len(os.sched_getaffinity(0)),
+            "load_avg_before": [round(value, 2) for value in load_avg_before],
+            "load_avg_after": [round(value, 2) for value in load_avg_after],
+            "server_cores_used": round(server_cpu / window, 2),
+            "load_cores_used": round(load_cpu / window, 2),
             "loop_lag_p99_ms": ms(percentile(stats.loop_lags, 0.99)),
         }
         for name in ("db", "bus"):

@@ -83,7 +83,7 @@ RULES = (
         "server",
         importers=("nimmt",),
         may_not_import=("nimmt.server",),
-        exempt=("nimmt.server", "nimmt.cli.serve"),
+        exempt=("nimmt.server", "nimmt.cli.serve", "nimmt.cli.admin"),
     ),
 )
 

@@ -26,6 +26,7 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
         settings.setdefault("socket_rate", 10_000.0)
         settings.setdefault("socket_burst", 10_000)
         settings.setdefault("db", "sqlite://")
+        settings.setdefault("allowed_hosts", ["testserver"])  # the TestClient's Host
         app = create_app(Settings(**settings), storage=storage or MemoryStorage())
         client = TestClient(app)
         client.__enter__()

@@ -14,7 +14,7 @@ from typer._click import Context
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from nimmt.cli import analyze, arena, assist, bot, play, replay, serve
+from nimmt.cli import admin, analyze, arena, assist, bot, play, replay, serve
 from nimmt.exits import EXIT_INTERRUPTED
 
 
@@ -70,6 +70,7 @@ app.command("serve", cls=_Command)(serve.serve)
 app.command("assist", cls=_Command)(assist.assist)
 app.command("analyze", cls=_Command)(analyze.analyze)
 app.command("bot", cls=_Command)(bot.bot)
+app.add_typer(admin.app, name="admin", cls=_Group)
 
 
 def version() -> str:

@@ -62,6 +62,8 @@ def serve(
     from sqlalchemy.engine import make_url
 
     from nimmt.server import Settings, create_app
+    from nimmt.server.guard import GuardedHttp, configure
+    from nimmt.server.logs import uvicorn_log_config
     from nimmt.server.storage import SqlStorage
 
     if port is not None and not 0 <= port <= 65535:
@@ -101,16 +103,20 @@ def serve(
         "host": settings.host,
         "port": settings.port,
         "log_level": "info",
+        # uvicorn's lines and the server's, in one format (NIMMT_LOG_FORMAT), on standard error.
+        "log_config": uvicorn_log_config(settings.log_format),
+        # The header timeout and the connection caps (server/guard.py) around httptools.
+        "http": GuardedHttp,
         "ws": "websockets-sansio",
         # Messages are small JSON: compressing each costs more CPU than it saves on the wire.
         "ws_per_message_deflate": False,
         # Bigger socket frames are dropped by the WebSocket layer (close 1009), unread.
         "ws_max_size": settings.max_message_bytes,
-        # Request line and headers together: generous for browsers, small for abusers.
-        "h11_max_incomplete_event_size": 32 * 1024,
     }
-    shown = f"http://{settings.host}:{settings.port}  (database {shown_db}"
+    shown_bus = f"bus {_hide_password(settings.bus)}" if settings.bus else "no bus: one process"
+    shown = f"http://{settings.host}:{settings.port}  (database {shown_db}, {shown_bus}"
     if settings.workers == 1:
+        configure(settings)  # several processes: each configures its own from the environment
         typer.echo(f"nimmt: serving on {shown})")
         uvicorn.run(create_app(settings, storage=storage), **options)
         return
@@ -121,6 +127,16 @@ def serve(
     os.environ["NIMMT_MIGRATE"] = "false"
     typer.echo(f"nimmt: serving on {shown}, {settings.workers} processes)")
     uvicorn.run("nimmt.server:create_app", factory=True, workers=settings.workers, **options)
+
+
+def _hide_password(url: str) -> str:
+    """A Redis URL as it may be shown: without its password."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}").geturl()
 
 
 def _check_bus(url: str) -> None:

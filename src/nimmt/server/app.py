@@ -22,15 +22,20 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
+from nimmt.server import readiness
+from nimmt.server.book import first_line
 from nimmt.server.botpool import BotPool, BotRunner, InlineBots
 from nimmt.server.bus import Bus, LocalBus, RedisBus
 from nimmt.server.coach import CoachPool, CoachRunner, InlineCoach
 from nimmt.server.errors import ServiceError
-from nimmt.server.routers import api, groups, pages, profiles, replay, socket
+from nimmt.server.hosts import HostCheck, HostRule
+from nimmt.server.logs import RequestContext
+from nimmt.server.metrics import QUOTA_REFUSALS
+from nimmt.server.routers import api, groups, metrics, pages, profiles, replay, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
-from nimmt.server.storage import SqlStorage, Storage
+from nimmt.server.storage import SqlStorage, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +71,13 @@ class _ProtectedApp(FastAPI):
 
     def build_middleware_stack(self) -> ASGIApp:
         settings: Settings = self.state.settings
-        return protect(
-            super().build_middleware_stack(),
-            max_body_bytes=settings.max_body_bytes,
-            larger_bodies={replay.RECORD_PATH: settings.max_record_bytes},
+        rule = HostRule(settings.allowed_hosts, settings.allowed_origins)
+        return RequestContext(
+            protect(
+                HostCheck(super().build_middleware_stack(), rule),
+                max_body_bytes=settings.max_body_bytes,
+                larger_bodies={replay.RECORD_PATH: settings.max_record_bytes},
+            )
         )
 
 
@@ -116,6 +124,8 @@ def create_app(
             max_queue=settings.max_queue,
             watchdog_seconds=settings.watchdog_seconds,
             coach=coach,
+            finished_days=settings.finished_days,
+            abandoned_days=settings.abandoned_days,
         )
         app.state.service = service
         await service.start()
@@ -138,13 +148,25 @@ def create_app(
     app.include_router(replay.router)
     app.include_router(profiles.router)
     app.include_router(groups.router)
+    app.include_router(readiness.router)
+    app.include_router(metrics.router)
 
     @app.exception_handler(ServiceError)
-    async def service_error(_request: Request, error: ServiceError) -> Response:
+    async def service_error(request: Request, error: ServiceError) -> Response:
+        if error.code == "storage_error":  # an outage: one line, no traceback
+            log.warning("%s %s: database unavailable: %s", request.method, request.url.path,
+                        first_line(error))  # fmt: skip
         response = _error(error.status, error.code, error.message)
         if isinstance(error, QuotaExceededError):
+            QUOTA_REFUSALS.inc()
             response.headers["Retry-After"] = str(error.retry_after)
         return response
+
+    @app.exception_handler(StorageError)
+    async def storage_error(request: Request, error: StorageError) -> Response:
+        # Any database failure that no part turned into a refusal: still an outage, not a bug.
+        log.warning("database failure on %s: %s", request.url.path, first_line(error))
+        return _error(503, "storage_error", "The server cannot reach its database; try again.")
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> Response:

@@ -37,10 +37,12 @@ from nimmt.server.actions import PEOPLE_ACTIONS, SEAT_CHANGES, ActionKind
 from nimmt.server.assisted import AssistedTable
 from nimmt.server.bus import Bus, LocalBus
 from nimmt.server.errors import ServiceError
+from nimmt.server.metrics import ACTIONS, STORAGE_ERRORS
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
     Storage,
+    StorageError,
     TableRecord,
     VersionConflictError,
 )
@@ -65,6 +67,23 @@ CREATE_ATTEMPTS = 20
 
 class Behind(Exception):
     """The table moved on in another process; it has been caught up: check the action again."""
+
+
+def storage_unavailable() -> ServiceError:
+    """The refusal while the database cannot be reached (503: try again; nothing changed)."""
+    return ServiceError(
+        "storage_error", "The server cannot reach its database; please try again.", 503
+    )
+
+
+def first_line(error: BaseException) -> str:
+    """An error in one line, for a log that must not fill with tracebacks during an outage: the
+    database's own words when the error comes from its failure."""
+    cause = error.__cause__ if isinstance(error, ServiceError) else None
+    if cause is not None:
+        error = cause
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0][:300]
 
 
 def busy() -> ServiceError:
@@ -113,9 +132,16 @@ class TableBook:
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="nimmt-db-read")
 
     async def read(self, function: Callable[..., T], *args: Any, **keywords: Any) -> T:
-        """A database read, in the read threads (never the event loop's default pool)."""
+        """A database read, in the read threads (never the event loop's default pool); while
+        the database cannot be reached, :class:`ServiceError` ``storage_error`` (logged in one
+        line)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reads, partial(function, *args, **keywords))
+        try:
+            return await loop.run_in_executor(self._reads, partial(function, *args, **keywords))
+        except StorageError as error:
+            # Not logged here: the refusal is, once, where it is answered (or retried).
+            STORAGE_ERRORS.labels("read").inc()
+            raise storage_unavailable() from error
 
     def spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
         """Run ``coroutine`` in the background until it ends or the book closes."""
@@ -179,7 +205,7 @@ class TableBook:
             except CodeTakenError:
                 continue
             except Exception as error:
-                log.exception("storing the new table %s failed", record.code)
+                STORAGE_ERRORS.labels("write").inc()
                 raise ServiceError(
                     "storage_error", "The server could not save this; please try again.", 503
                 ) from error
@@ -214,9 +240,7 @@ class TableBook:
         try:
             await self.restore(table)
         except Exception as error:
-            raise ServiceError(
-                "storage_error", "The server cannot reach its database; please try again.", 503
-            ) from error
+            raise storage_unavailable() from error
         table.needs_restore = False
         self.refresh_seats(table)
         self.publish(table)
@@ -303,7 +327,7 @@ class TableBook:
             self.publish(table)
             raise Behind from None
         except Exception as error:
-            log.exception("storing %s at table %s failed", action.kind, table.code)
+            STORAGE_ERRORS.labels("write").inc()
             table.needs_restore = True
             with contextlib.suppress(ServiceError):
                 await self.repair(table)
@@ -312,6 +336,7 @@ class TableBook:
             ) from error
         if acted_at is not None:
             table.last_active_at = acted_at
+        ACTIONS.labels(str(action.kind)).inc()
         self.applied(table, action)
         await self.bus.publish(table.code, action)
 

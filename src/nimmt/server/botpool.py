@@ -11,10 +11,12 @@ without processes.
 
 from __future__ import annotations
 
+import time
 from typing import Protocol
 
 from nimmt.bots import Limit, make_bot
 from nimmt.engine import SeatView
+from nimmt.server.metrics import BOT_DECISION, BOT_QUEUE_WAIT, BOT_RUSHED
 from nimmt.server.workers import WorkerPool
 
 WORKER_NICENESS = 10
@@ -34,14 +36,46 @@ class BotRunner(Protocol):
 
 
 DECISION_BUDGET = 1.0
-"""Seconds a bot's card decision should take at most at a table (``hard`` refines its choice
-only while it has time: :attr:`nimmt.bots.strong.StrongSettings.budget`)."""
+"""Seconds a bot's card decision should take at most at a table, counted from when the table
+asked (``hard`` refines its choice only while it has time:
+:attr:`nimmt.bots.strong.StrongSettings.budget`)."""
+QUICK_BUDGET = 0.05
+"""What a decision gets when the queue ate its budget."""
+RUSHED = {"hard": "medium"}
+"""Who decides for a slow bot when the queue ate its budget: even ``hard``'s first search stage
+takes about 0.6 s of a core, which 50 tables on two busy cores cannot give each time; ``medium``
+(the same kind of search with 16 deals, a few milliseconds) keeps the table moving, at about four
+bullheads a deal weaker (docs/bots.md, the ladder). Only late decisions are rushed."""
 
 
-def decide(bot: str, seed: int, view: SeatView) -> int:
-    """One decision of the bot called ``bot``, its randomness drawn from ``seed``."""
-    player = make_bot(bot, seed, limit=Limit(seconds=DECISION_BUDGET))
+def remaining_budget(asked_at: float, now: float) -> float:
+    """What is left of :data:`DECISION_BUDGET` for a decision asked for at ``asked_at`` (both
+    ``time.monotonic``, one clock for every process of the machine), at least
+    :data:`QUICK_BUDGET`: when the CPU is short, a decision gets rougher rather than later.
+
+    >>> remaining_budget(10.0, 10.25)
+    0.75
+    >>> remaining_budget(10.0, 14.0)
+    0.05
+    """
+    return max(QUICK_BUDGET, DECISION_BUDGET - (now - asked_at))
+
+
+def decide(bot: str, seed: int, view: SeatView, asked_at: float | None = None) -> int:
+    """One decision of the bot called ``bot``, its randomness drawn from ``seed``, within what
+    is left of its budget when asked at ``asked_at`` (default: now)."""
+    now = time.monotonic()
+    budget = remaining_budget(now if asked_at is None else asked_at, now)
+    if budget <= QUICK_BUDGET:
+        bot = RUSHED.get(bot, bot)
+    player = make_bot(bot, seed, limit=Limit(seconds=budget))
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
+
+
+def timed_decide(bot: str, seed: int, view: SeatView, asked_at: float) -> tuple[int, float]:
+    """:func:`decide` in a worker, and how long the decision waited for it (seconds)."""
+    waited = time.monotonic() - asked_at
+    return decide(bot, seed, view, asked_at), waited
 
 
 class BotPool(WorkerPool):
@@ -54,7 +88,13 @@ class BotPool(WorkerPool):
         await self.warm_up()
 
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
-        return await self.run(decide, bot, seed, view)
+        asked_at = time.monotonic()
+        choice, waited = await self.run(timed_decide, bot, seed, view, asked_at)
+        BOT_QUEUE_WAIT.observe(waited)
+        if remaining_budget(asked_at, asked_at + waited) <= QUICK_BUDGET and bot in RUSHED:
+            BOT_RUSHED.inc()
+        BOT_DECISION.observe(time.monotonic() - asked_at)
+        return choice
 
 
 class InlineBots:
@@ -64,7 +104,11 @@ class InlineBots:
         pass
 
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
-        return decide(bot, seed, view)
+        asked_at = time.monotonic()
+        choice = decide(bot, seed, view, asked_at)
+        BOT_QUEUE_WAIT.observe(0.0)
+        BOT_DECISION.observe(time.monotonic() - asked_at)
+        return choice
 
     async def close(self) -> None:
         pass

@@ -17,6 +17,7 @@ through the rules engine, store, tell each seat what it may see, tell the other 
 - :mod:`nimmt.server.profiles`, :mod:`nimmt.server.groups`, :mod:`nimmt.server.results`: the
   people around the tables, their groups, and the result of every finished game (the routers
   call these three parts directly: they change no table).
+- :mod:`nimmt.server.retention`: finished and abandoned tables deleted after their days.
 
 After every stored change the book runs one hook, wired here: deal what is due, then start the
 bots the table waits for, then note the result of a game that is over.
@@ -48,6 +49,7 @@ from nimmt.server.players import Players
 from nimmt.server.profiles import Profiles
 from nimmt.server.publisher import publish
 from nimmt.server.results import Results
+from nimmt.server.retention import Retention
 from nimmt.server.storage import Storage
 from nimmt.server.table import Connection, LiveTable
 from nimmt.server.tablecoach import TableCoach
@@ -66,7 +68,8 @@ class GameService:
     calling thread unless given); ``bus`` tells other processes of changes (none unless given);
     ``deal_seed`` fixes the deals (tests); ``bot_delay`` lets people follow a bot's move;
     ``idle_seconds``, ``watchdog_seconds``, ``retry_seconds`` and ``max_queue`` are the
-    housekeeping's timings and a socket's queue length."""
+    housekeeping's timings and a socket's queue length; ``finished_days`` and
+    ``abandoned_days`` the retention's (0: kept forever)."""
 
     def __init__(
         self,
@@ -83,6 +86,8 @@ class GameService:
         idle_seconds: float = 1800.0,
         watchdog_seconds: float = 5.0,
         max_queue: int = 64,
+        finished_days: float = 0.0,
+        abandoned_days: float = 0.0,
     ) -> None:
         self.storage = storage
         self.bus: Bus = bus if bus is not None else LocalBus()
@@ -120,6 +125,9 @@ class GameService:
         self.results = Results(self.book, storage.people)
         self.profiles = Profiles(self.book, storage.people)
         self.groups = Groups(self.book, storage.people, self.players, self.assisted)
+        self.retention = Retention(
+            self.book, finished_days=finished_days, abandoned_days=abandoned_days
+        )
 
         # What the routers call: each the part's own method.
         self.create_table = self.players.create_table
@@ -145,6 +153,7 @@ class GameService:
         game goes on, so that its bots (or the dealer) continue at once; with several processes
         a table is loaded by whichever process is asked for it first."""
         await self.follower.start()
+        self.retention.start()
         self.book.spawn(self._start_runner(self.bot_seats.runner.start, "bot workers"), "bots")
         self.book.spawn(self._start_runner(self.coach.runner.start, "coach's worker"), "coach")
         if not self.book.shared:
@@ -188,7 +197,10 @@ class GameService:
         }
 
     async def summary(self, code: str) -> dict[str, Any]:
+        """The table's summary. The database is asked too, so that every process answers alike
+        while it is away (``storage_error``), whether it holds the table or not."""
         table = await self.book.load(code)
+        await self.book.read(self.storage.table_version, table.code)
         async with table.lock:
             return serialize.summary(table)
 

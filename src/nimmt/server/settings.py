@@ -7,9 +7,10 @@ mapped to the psycopg 3 driver, the one the project ships.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import platformdirs
 from pydantic import Field, field_validator
@@ -30,6 +31,14 @@ def normalize_database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, e.g. a container's share)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 class Settings(BaseSettings):
@@ -54,7 +63,7 @@ class Settings(BaseSettings):
     bus: str | None = None
     """``redis://host:port/db``: the bus that tells the other processes of a change. Without
     it, the process assumes it is alone with its database."""
-    bot_processes: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
+    bot_processes: int = Field(default_factory=lambda: usable_cores(), ge=0, le=64)
     """Worker processes in which the bots think (per server process); 0 lets them think in the
     server's own thread (tests only: a strong bot then stalls every table)."""
     idle_minutes: float = Field(default=30.0, gt=0)
@@ -94,7 +103,37 @@ class Settings(BaseSettings):
     create_window_seconds: float = Field(default=600.0, gt=0)
     """The sliding window of ``create_quota``, in seconds."""
 
-    @field_validator("allowed_origins", mode="before")
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Host names the server answers to besides addresses and ``localhost`` (e.g.
+    ``nimmt.example.org``; ``*.example.org``; ``*`` for any): a request or socket with another
+    ``Host`` header is refused (DNS rebinding). Comma-separated in the environment."""
+    metrics_allowed: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Addresses or networks besides loopback that may read ``/metrics`` (``10.0.0.0/8``;
+    ``*`` for any). Comma-separated in the environment."""
+    log_format: Literal["plain", "json"] = "plain"
+    """``json``: every log line one JSON object (``ts``, ``level``, ``msg``, ``table``, ...)."""
+    header_timeout: float = Field(default=5.0, gt=0, le=120)
+    """Seconds a client has to send its request line and headers (each request of a kept-alive
+    connection too) before it is closed: slow clients do not hold connections."""
+    max_connections: int = Field(default=2000, ge=8)
+    """Connections one process holds at most (lowered to fit its file limit): beyond it, a new
+    connection pushes out the oldest one still sending its headers, or is closed."""
+    max_connections_per_address: int = Field(default=200, ge=1)
+    """Connections one client address may hold at one process (a proxy's address is one)."""
+    finished_days: float = Field(default=90.0, ge=0)
+    """Finished tables where nobody acted for this many days are deleted (0: kept forever)."""
+    abandoned_days: float = Field(default=30.0, ge=0)
+    """Unfinished tables where nobody acted for this many days are deleted (0: kept forever)."""
+
+    @field_validator("metrics_allowed")
+    @classmethod
+    def _check_networks(cls, entries: list[str]) -> list[str]:
+        for entry in entries:
+            if entry != "*":
+                ipaddress.ip_network(entry, strict=False)  # a ValueError names the bad one
+        return entries
+
+    @field_validator("allowed_origins", "allowed_hosts", "metrics_allowed", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):

@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from nimmt.server.storage import ActionRecord, SeatRecord, Storage, TableRecord, TableStatus
+from nimmt.server.storage import (
+    ActionRecord,
+    CodeTakenError,
+    SeatRecord,
+    Storage,
+    TableRecord,
+    TableStatus,
+)
 
 
 class Writer:
@@ -27,6 +35,9 @@ class Writer:
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.failed_at: float | None = None
+        """When (``time.monotonic``) the last transaction failed as a whole (the database away,
+        the disk full); ``None`` once one commits again (readiness reads it)."""
 
     async def append(
         self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None
@@ -60,7 +71,12 @@ class Writer:
                         self._thread, self.storage.append_many, items
                     )
                 except Exception as error:
+                    self.failed_at = time.monotonic()
                     results = [error] * len(batch)
+                else:
+                    self.failed_at = None
+            else:
+                self.failed_at = None
             for (_item, future), result in zip(batch, results, strict=True):
                 if future.done():
                     continue
@@ -71,7 +87,14 @@ class Writer:
 
     async def create_table(self, record: TableRecord) -> None:
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self.storage.create_table, record)
+        try:
+            await loop.run_in_executor(self._thread, self.storage.create_table, record)
+        except CodeTakenError:
+            raise
+        except Exception:
+            self.failed_at = time.monotonic()
+            raise
+        self.failed_at = None
 
     async def close(self) -> None:
         if self._task is not None:

@@ -132,6 +132,7 @@ def test_an_action_while_the_database_is_down_changes_nothing(
         bot_processes=0,
         socket_rate=10_000,
         socket_burst=10_000,
+        allowed_hosts=["testserver"],
     )
     with TestClient(create_app(settings)) as client:
         code, ana_token = create_table(client, TWO_AND_A_BOT, "Ana")

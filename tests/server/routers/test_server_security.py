@@ -456,7 +456,10 @@ class ClientFromHeader:
 
 @pytest.fixture
 def crowd() -> Iterator[TestClient]:
-    app = create_app(Settings(bot_delay=0.0, db="sqlite://"), storage=MemoryStorage())
+    app = create_app(
+        Settings(bot_delay=0.0, db="sqlite://", allowed_hosts=["testserver"]),
+        storage=MemoryStorage(),
+    )
     with TestClient(ClientFromHeader(app)) as client:
         yield client
 

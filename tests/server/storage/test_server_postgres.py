@@ -16,7 +16,12 @@ from nimmt.server.storage import MIGRATIONS_DIR
 
 def test_migrations_and_a_game_on_postgresql(postgres_url: str) -> None:
     settings = Settings(
-        db=postgres_url, bot_delay=0, deal_seed=4, socket_rate=10_000, socket_burst=10_000
+        db=postgres_url,
+        bot_delay=0,
+        deal_seed=4,
+        socket_rate=10_000,
+        socket_burst=10_000,
+        allowed_hosts=["testserver"],
     )
     assert settings.db.startswith("postgresql+psycopg://")
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]

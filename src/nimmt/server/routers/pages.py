@@ -68,7 +68,9 @@ async def start_page(settings: SettingsDep, _group: str = "") -> Response:
 async def table_page(code: str, settings: SettingsDep, service: ServiceDep) -> Response:
     try:
         await service.summary(code)
-    except ServiceError:
+    except ServiceError as error:
+        if error.code == "storage_error":  # not "no such table": 503, try again
+            raise
         return not_found_page(settings.web_dir)
     return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
 

@@ -38,7 +38,9 @@ async def replay_page(settings: SettingsDep) -> Response:
 async def table_view_page(code: str, settings: SettingsDep, service: ServiceDep) -> Response:
     try:
         await service.summary(code)
-    except ServiceError:
+    except ServiceError as error:
+        if error.code == "storage_error":  # not "no such table": 503, try again
+            raise
         return not_found_page(settings.web_dir)
     return _app_page(settings)
 

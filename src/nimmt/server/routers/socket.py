@@ -24,7 +24,10 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
 from nimmt.server.actions import SEAT_ACTIONS, ActionKind
+from nimmt.server.book import first_line
 from nimmt.server.errors import ServiceError
+from nimmt.server.metrics import RATE_LIMITED as RATE_LIMITED_MESSAGES
+from nimmt.server.metrics import SLOW_CONSUMER_CLOSES
 from nimmt.server.routers.deps import get_service
 from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_message, origin_allowed
 from nimmt.server.serialize import error_message
@@ -44,6 +47,8 @@ ASSIST_ACTIONS = {
 """The entries at an assisted table (a game played with real cards), by message type."""
 CLOSE_TABLE_NOT_FOUND = 4404
 CLOSE_TOO_SLOW = 4408
+CLOSE_TRY_AGAIN = 1013
+"""The database cannot be reached now: the client may reconnect a little later."""
 SEND_TIMEOUT = 20.0
 """Seconds one message may take to go out before the client counts as not reading."""
 MAX_REQUEST_ID_LENGTH = 64
@@ -84,7 +89,10 @@ async def table_socket(
         connection = await service.connect(code, token or None, _version(since))
     except ServiceError as error:
         await websocket.send_json(error_message(error))
-        await websocket.close(code=CLOSE_TABLE_NOT_FOUND)
+        unavailable = error.code == "storage_error"
+        if unavailable:
+            log.warning("socket at table %s: database unavailable: %s", code, first_line(error))
+        await websocket.close(code=CLOSE_TRY_AGAIN if unavailable else CLOSE_TABLE_NOT_FOUND)
         return
     limit = RateLimit(settings.socket_rate, settings.socket_burst)
     sender = asyncio.create_task(_pump(websocket, connection, service))
@@ -94,6 +102,7 @@ async def table_socket(
             if message["type"] == "websocket.disconnect":
                 break
             if not limit.allow():  # refused unread: nothing changes
+                RATE_LIMITED_MESSAGES.inc()
                 connection.send(error_message(RATE_LIMITED))
                 continue
             text = message.get("text")
@@ -146,6 +155,7 @@ async def _pump(websocket: WebSocket, connection: Connection, service: GameServi
 
 
 async def _close_too_slow(websocket: WebSocket) -> None:
+    SLOW_CONSUMER_CLOSES.inc()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(websocket.close(code=CLOSE_TOO_SLOW, reason="slow_consumer"), 2)
 
@@ -203,6 +213,7 @@ async def _assist(
 async def handle_message(service: GameService, connection: Connection, text: str) -> None:
     """One client message; a refusal is answered with an ``error`` and changes nothing."""
     request_id: Any = None
+    kind: object = None
     try:
         try:
             # orjson refuses NaN and Infinity (not JSON), nesting deeper than 1024 and numbers
@@ -254,6 +265,8 @@ async def handle_message(service: GameService, connection: Connection, text: str
             agree=agree if action is ActionKind.REMATCH else True,
         )
     except ServiceError as error:
+        if error.code == "storage_error":
+            log.warning("table %s: %s not stored: %s", connection.code, kind, first_line(error))
         connection.send(error_message(error, request_id))
     except Exception:
         # A bug must not cost the player the connection: tell them, log it, go on.

@@ -10,7 +10,9 @@ table it holds from it (:meth:`Storage.table_version`, :meth:`Storage.load_actio
 
 Its parts, one module per job: :mod:`~nimmt.server.storage.base` (the interface, its records and
 errors), :mod:`~nimmt.server.storage.memory` (the in-memory twin) and
-:mod:`~nimmt.server.storage.sql` (the SQLAlchemy backend); every public name is here too.
+:mod:`~nimmt.server.storage.sql` (the SQLAlchemy backend, with
+:mod:`~nimmt.server.storage.lifecycle`: the stored tables' list and retention); every public
+name is here too.
 """
 
 from nimmt.server.storage.base import (
@@ -21,11 +23,13 @@ from nimmt.server.storage.base import (
     SeatRecord,
     Storage,
     StorageError,
+    StoredTable,
     TableRecord,
     TableStatus,
     VersionConflictError,
     decode_cursor,
     encode_cursor,
+    expired,
     lobby_seats,
 )
 from nimmt.server.storage.memory import MemoryStorage
@@ -53,11 +57,13 @@ __all__ = [
     "SqlStorage",
     "Storage",
     "StorageError",
+    "StoredTable",
     "TableRecord",
     "TableStatus",
     "VersionConflictError",
     "decode_cursor",
     "encode_cursor",
+    "expired",
     "lobby_seats",
     "migrate",
     "open_engine",

@@ -97,6 +97,41 @@ class OpenTable:
     created_at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A stored table as the operator sees it (``nimmt admin tables``, retention)."""
+
+    code: str
+    created_at: datetime
+    last_active_at: datetime
+    """When a person last acted there (a deal or a bot's move leaves it)."""
+    finished: bool
+    phase: str
+    game: int
+    round: int
+    seats: tuple[SeatRecord, ...]
+    assisted: bool
+
+    @property
+    def state(self) -> str:
+        """``finished``, ``open`` (a human seat is free), ``playing``, or ``assisted``."""
+        if self.finished:
+            return "finished"
+        if self.assisted:
+            return "assisted"
+        free = any(seat.kind == "human" and seat.token_hash is None for seat in self.seats)
+        return "open" if free else "playing"
+
+
+def expired(
+    table: StoredTable, finished_before: datetime | None, abandoned_before: datetime | None
+) -> bool:
+    """Whether retention deletes ``table``: finished and idle since before ``finished_before``,
+    or unfinished (abandoned) and idle since before ``abandoned_before`` (``None``: never)."""
+    cutoff = finished_before if table.finished else abandoned_before
+    return cutoff is not None and as_utc(table.last_active_at) < as_utc(cutoff)
+
+
 AppendItem = tuple[str, ActionRecord, TableStatus, SeatRecord | None]
 """One table's change for :meth:`Storage.append_many`: ``append``'s arguments."""
 
@@ -155,6 +190,23 @@ class Storage(Protocol):
 
     def active_codes(self, since: datetime) -> list[str]:
         """Codes of the unfinished tables where a person acted since ``since``."""
+        ...
+
+    def stored_tables(self) -> list[StoredTable]:
+        """Every stored table, oldest created first (the operator's list)."""
+        ...
+
+    def purge(
+        self,
+        *,
+        finished_before: datetime | None,
+        abandoned_before: datetime | None,
+        keep: Sequence[str] = (),
+        dry_run: bool = False,
+    ) -> list[StoredTable]:
+        """Delete the tables :func:`expired` says are due, with their seats and actions, except
+        those in ``keep`` (held in memory); what was deleted (with ``dry_run``: what would
+        be, deleting nothing)."""
         ...
 
     def close(self) -> None: ...

@@ -17,12 +17,15 @@ from nimmt.server.storage.base import (
     OpenTable,
     SeatRecord,
     StorageError,
+    StoredTable,
     TableRecord,
     TableStatus,
     VersionConflictError,
+    as_utc,
     check_limit,
     decode_cursor,
     encode_cursor,
+    expired,
     lobby_seats,
 )
 from nimmt.server.storage.people_memory import MemoryPeople
@@ -179,3 +182,43 @@ class MemoryStorage:
 
     def close(self) -> None:
         pass
+
+    def stored_tables(self) -> list[StoredTable]:
+        with self._lock:
+            held = sorted(self._tables.values(), key=lambda t: (t.record.created_at, t.id))
+            return [_stored(table.record) for table in held]
+
+    def purge(
+        self,
+        *,
+        finished_before: datetime | None,
+        abandoned_before: datetime | None,
+        keep: Sequence[str] = (),
+        dry_run: bool = False,
+    ) -> list[StoredTable]:
+        with self._lock:
+            due = [
+                _stored(held.record)
+                for held in sorted(self._tables.values(), key=lambda t: (t.record.created_at, t.id))
+                if held.record.code not in keep
+                and expired(_stored(held.record), finished_before, abandoned_before)
+            ]
+            if not dry_run:
+                for table in due:
+                    del self._tables[table.code]
+            return due
+
+
+def _stored(record: TableRecord) -> StoredTable:
+    status = record.status
+    return StoredTable(
+        code=record.code,
+        created_at=as_utc(record.created_at),
+        last_active_at=as_utc(status.last_active_at or record.created_at),
+        finished=status.finished,
+        phase=status.phase,
+        game=status.game,
+        round=status.round,
+        seats=record.seats,
+        assisted=record.assistant_hash is not None,
+    )

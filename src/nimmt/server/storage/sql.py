@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -32,6 +33,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from nimmt.server.models import ActionRow, SeatRow, TableRow
+from nimmt.server.storage import lifecycle
 from nimmt.server.storage.base import (
     ActionRecord,
     AppendItem,
@@ -39,6 +41,7 @@ from nimmt.server.storage.base import (
     OpenTable,
     SeatRecord,
     StorageError,
+    StoredTable,
     TableRecord,
     TableStatus,
     VersionConflictError,
@@ -49,6 +52,9 @@ from nimmt.server.storage.base import (
     lobby_seats,
 )
 from nimmt.server.storage.people_sql import SqlPeople
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -80,6 +86,20 @@ _MOVE = (
 )
 _MOVE_ACTIVE = _MOVE.values(last_active_at=bindparam("b_last_active_at"))
 _INSERT_ACTION = insert(_actions)
+
+
+def _reading(method: Callable[P, R]) -> Callable[P, R]:
+    """A read whose database failures (server away, connection lost, pool exhausted) come out
+    as :class:`StorageError`, as the writes' do: the server answers them 503 ``storage_error``."""
+
+    @functools.wraps(method)
+    def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (DBAPIError, PoolTimeoutError) as error:
+            raise StorageError(f"the database failed: {error}") from error
+
+    return read
 
 
 def _driver_execute(connection: Connection, sql: str) -> None:
@@ -220,6 +240,7 @@ class SqlStorage:
         except IntegrityError as error:
             raise CodeTakenError(f"table {table.code} exists") from error
 
+    @_reading
     def load_table(self, code: str) -> TableRecord | None:
         with Session(self.engine) as session:
             row = session.scalars(select(TableRow).where(TableRow.code == code)).one_or_none()
@@ -247,6 +268,7 @@ class SqlStorage:
                 coach=row.coach,
             )
 
+    @_reading
     def load_actions(self, code: str, game: int, after: int = 0) -> list[ActionRecord]:
         with Session(self.engine) as session:
             rows = session.scalars(
@@ -354,10 +376,12 @@ class SqlStorage:
             raise StorageError(f"the database failed: {error}") from error
         return results
 
+    @_reading
     def table_version(self, code: str) -> int | None:
         with self.engine.connect() as connection:
             return connection.scalar(select(TableRow.version).where(TableRow.code == code))
 
+    @_reading
     def versions(self, codes: Sequence[str]) -> dict[str, int]:
         wanted = list(dict.fromkeys(codes))
         found: dict[str, int] = {}
@@ -370,6 +394,7 @@ class SqlStorage:
                 found.update((code, version) for code, version in rows)
         return found
 
+    @_reading
     def list_open(
         self, *, limit: int, cursor: str | None, active_since: datetime
     ) -> tuple[list[OpenTable], str | None]:
@@ -421,6 +446,7 @@ class SqlStorage:
         last = rows[limit - 1]
         return lines, encode_cursor(last.created_at, last.id)
 
+    @_reading
     def active_codes(self, since: datetime) -> list[str]:
         with self.engine.connect() as connection:
             return list(
@@ -429,6 +455,28 @@ class SqlStorage:
                     .where(TableRow.finished.is_(False), TableRow.last_active_at >= as_utc(since))
                     .order_by(TableRow.id)
                 )
+            )
+
+    @_reading
+    def stored_tables(self) -> list[StoredTable]:
+        with self.engine.connect() as connection:
+            return [table for _id, table in lifecycle.stored_tables(connection)]
+
+    def purge(
+        self,
+        *,
+        finished_before: datetime | None,
+        abandoned_before: datetime | None,
+        keep: Sequence[str] = (),
+        dry_run: bool = False,
+    ) -> list[StoredTable]:
+        with self._writing() as connection:
+            return lifecycle.purge(
+                connection,
+                finished_before=finished_before,
+                abandoned_before=abandoned_before,
+                keep=keep,
+                dry_run=dry_run,
             )
 
     def close(self) -> None:

@@ -1,0 +1,205 @@
+"""The operator's commands (``nimmt admin tables|purge|backup``) against the database of a
+running ``nimmt serve``, a backup restored and served again, and retention in the server (a
+table somebody is at is never deleted under them)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+from tests.server.server_helpers import (
+    NIMMT,
+    create_table,
+    http,
+    service_of,
+    start_server,
+    stop_server,
+)
+
+from nimmt.server.storage import MemoryStorage, SqlStorage, Storage
+
+SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+
+
+def admin(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(NIMMT), "admin", *arguments], capture_output=True, text=True, timeout=60
+    )
+
+
+def age(url: str, code: str, days: float, *, finished: bool) -> None:
+    """Make table ``code`` look idle for ``days`` (and finished or not)."""
+    engine = create_engine(url)
+    when = datetime.now(UTC) - timedelta(days=days)
+    with engine.begin() as connection:
+        connection.execute(
+            text("update tables set last_active_at = :when, finished = :finished where code = :c"),
+            {"when": when, "finished": finished, "c": code},
+        )
+    engine.dispose()
+
+
+def test_list_purge_and_back_up_the_database_of_a_running_server(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    url = f"sqlite:///{database}"
+    served = start_server(url, tmp_path / "serve.log")
+    try:
+        # Each waits for a second person: nothing is dealt, nothing written after the ageing.
+        waiting = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+        codes = [
+            http("POST", f"{served.http}/api/tables", {"seats": waiting, "name": name})["code"]
+            for name in ("Ana", "Ben", "Cleo")
+        ]
+        old_finished, old_open, fresh = codes
+        age(url, old_finished, 40, finished=True)
+        age(url, old_open, 10, finished=False)
+
+        listed = admin("tables", "--db", url, "--json")
+        assert listed.returncode == 0, listed.stderr
+        tables = {entry["code"]: entry for entry in json.loads(listed.stdout)["tables"]}
+        assert set(tables) == set(codes)
+        assert tables[old_finished]["state"] == "finished"
+        assert tables[fresh]["state"] == "open"
+        assert [seat["name"] for seat in tables[fresh]["seats"]] == ["Cleo", None, "Bot 3 (greedy)"]
+        assert tables[fresh]["seats"][2]["bot"] == "greedy"
+        assert datetime.fromisoformat(tables[old_open]["last_action"]) < datetime.now(UTC)
+        plain = admin("tables", "--db", url)
+        assert (
+            plain.returncode == 0 and old_finished in plain.stdout and "bot:greedy" in plain.stdout
+        )
+
+        # While the server runs: a consistent copy, which a server then serves as it was.
+        backup = tmp_path / "backup.db"
+        copied = admin("backup", str(backup), "--db", url)
+        assert copied.returncode == 0, copied.stderr
+        assert "3 tables" in copied.stdout
+
+        trial = admin("purge", "--finished-days", "30", "--abandoned-days", "7", "--dry-run",
+                      "--db", url)  # fmt: skip
+        assert trial.returncode == 0, trial.stderr
+        assert f"would delete {old_finished}" in trial.stdout
+        assert f"would delete {old_open}" in trial.stdout
+        assert fresh not in trial.stdout
+        assert trial.stdout.strip().endswith("would delete 2 tables")
+        assert len(json.loads(admin("tables", "--db", url, "--json").stdout)["tables"]) == 3
+
+        done = admin("purge", "--finished-days", "30", "--abandoned-days", "7", "--db", url)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip().endswith("deleted 2 tables")
+        left = json.loads(admin("tables", "--db", url, "--json").stdout)["tables"]
+        assert [entry["code"] for entry in left] == [fresh]
+    finally:
+        stop_server(served)
+
+    # Restored: the copy put in place of a database and served.
+    restored = start_server(f"sqlite:///{backup}", tmp_path / "restored.log")
+    try:
+        for code in codes:
+            summary = http("GET", f"{restored.http}/api/tables/{code}")
+            assert summary["code"] == code
+    finally:
+        stop_server(restored)
+
+
+def test_admin_errors_are_one_line(tmp_path: Path) -> None:
+    missing = admin("tables", "--db", f"sqlite:///{tmp_path}/nothing.db")
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("error: there is no database at")
+    assert len(missing.stderr.splitlines()) == 1
+    postgres = admin("backup", str(tmp_path / "b.db"), "--db", "postgresql://u@localhost/db")
+    assert postgres.returncode == 1 and "pg_dump" in postgres.stderr
+    assert len(postgres.stderr.splitlines()) == 1
+    negative = admin("purge", "--finished-days", "-1", "--abandoned-days", "7")
+    assert negative.returncode != 0 and negative.stderr.startswith("error:")
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+def test_purge_deletes_only_what_is_due(backend: str, tmp_path: Path) -> None:
+    storage: Storage = (
+        MemoryStorage() if backend == "memory" else SqlStorage(f"sqlite:///{tmp_path}/s.db")
+    )
+    from nimmt.server.storage import TableRecord, TableStatus
+
+    now = datetime.now(UTC)
+
+    def stored(code: str, days: float, finished: bool) -> None:
+        when = now - timedelta(days=days)
+        status = TableStatus(0, 1, "lobby", 0, finished, when)
+        storage.create_table(TableRecord(code, when, (), status))
+
+    stored("AAAAAA", 40, True)
+    stored("BBBBBB", 20, True)
+    stored("CCCCCC", 8, False)
+    stored("DDDDDD", 1, False)
+    stored("EEEEEE", 50, False)
+    finished_before = now - timedelta(days=30)
+    abandoned_before = now - timedelta(days=7)
+    assert [t.code for t in storage.purge(
+        finished_before=finished_before, abandoned_before=abandoned_before, dry_run=True
+    )] == [
+        "EEEEEE", "AAAAAA", "CCCCCC"
+    ]  # fmt: skip
+    assert len(storage.stored_tables()) == 5
+    deleted = storage.purge(
+        finished_before=finished_before, abandoned_before=abandoned_before, keep=["CCCCCC"]
+    )
+    assert sorted(t.code for t in deleted) == ["AAAAAA", "EEEEEE"]
+    assert [t.code for t in storage.stored_tables()] == ["BBBBBB", "CCCCCC", "DDDDDD"]
+    assert storage.load_table("AAAAAA") is None
+    storage.close()
+
+
+def test_retention_spares_the_tables_held_in_memory(
+    make_client: Callable[..., TestClient],
+) -> None:
+    storage = MemoryStorage()
+    client = make_client(storage=storage, finished_days=30, abandoned_days=7)
+    code, _token = create_table(client, SEATS)
+    held = storage._tables[code]
+    old = datetime.now(UTC) - timedelta(days=9)
+    held.record = replace(held.record, status=replace(held.record.status, last_active_at=old))
+    service = service_of(client)
+    assert client.portal.call(service.retention.purge) == []  # type: ignore[union-attr]
+    table = service.book.tables[code]
+    assert client.portal.call(service.book.unload, code, table)  # type: ignore[union-attr]
+    deleted = client.portal.call(service.retention.purge)  # type: ignore[union-attr]
+    assert [entry.code for entry in deleted] == [code]
+    assert client.get(f"/api/tables/{code}").status_code == 404
+
+
+def test_pg_dump_and_pg_restore_as_docs_deploy_says(postgres_url: str, tmp_path: Path) -> None:
+    import throwaway
+    from nimmt.server.storage import TableRecord, TableStatus
+
+    storage = SqlStorage(postgres_url.replace("postgresql://", "postgresql+psycopg://"))
+    now = datetime.now(UTC)
+    for code in ("PGAAAA", "PGBBBB"):
+        storage.create_table(TableRecord(code, now, (), TableStatus(0, 1, "lobby", 0, False, now)))
+    before = storage.stored_tables()
+    storage.close()
+    dump = tmp_path / "nimmt.dump"
+    pg = throwaway.PG_BIN
+    subprocess.run(
+        [str(pg / "pg_dump"), "--format=custom", f"--file={dump}", postgres_url],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    engine = create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("CREATE DATABASE restored"))
+    engine.dispose()
+    restored_url = postgres_url.rsplit("/", 1)[0] + "/restored"
+    subprocess.run(
+        [str(pg / "pg_restore"), "--no-owner", f"--dbname={restored_url}", str(dump)],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    listed = admin("tables", "--db", restored_url, "--json")
+    assert listed.returncode == 0, listed.stderr
+    codes = {entry["code"] for entry in json.loads(listed.stdout)["tables"]}
+    assert codes >= {table.code for table in before}
