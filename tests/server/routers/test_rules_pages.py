@@ -156,7 +156,8 @@ def test_play_example_tells_what_each_card_followed() -> None:
 
 
 def test_the_french_brand_reads_6_qui_prend(pages: dict[str, Page]) -> None:
-    assert pages["fr"].brand_name == "6 qui prend !"
+    # French typography: a narrow no-break space before "!", so that it never breaks off.
+    assert pages["fr"].brand_name == "6 qui prend\u202f!"
     assert pages["de"].brand_name == pages["en"].brand_name == "6 nimmt!"
 
 
