@@ -463,6 +463,10 @@ class Server:
         }
         self.env["NIMMT_BOT_DELAY"] = str(args.bot_delay)
         self.env["NIMMT_CREATE_QUOTA"] = str(max(100, 2 * args.tables + 10))
+        # Every simulated person connects from loopback: the per-address cap is for real clients.
+        sockets = PEOPLE * args.tables + 64
+        self.env["NIMMT_MAX_CONNECTIONS_PER_ADDRESS"] = str(max(200, sockets))
+        self.env["NIMMT_MAX_CONNECTIONS"] = str(max(2000, sockets))
         self.process: subprocess.Popen[bytes] | None = None
         self.tree: ProcessTree | None = None
 
