@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from nimmt.bots import make_bot
+from nimmt.bots import Limit, make_bot
 from nimmt.engine import Game
 from nimmt.server import botpool
 
@@ -17,9 +17,9 @@ from nimmt.server import botpool
 def test_a_late_hard_decision_is_rushed(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[str] = []
 
-    def recording(name: str, seed: Any) -> Any:
+    def recording(name: str, seed: Any, *, limit: Limit | None = None) -> Any:
         built.append(name)
-        return make_bot(name, seed)
+        return make_bot(name, seed, limit=limit)
 
     monkeypatch.setattr(botpool, "make_bot", recording)
     game = Game(4)
