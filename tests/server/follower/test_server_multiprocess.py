@@ -269,8 +269,10 @@ async def two_workers(served: Served) -> None:
     workers: set[int] = set()
     players: list[Player] = []
     try:
-        # The people connect again and again: the kernel hands the connections to either worker.
-        for attempt in range(40):
+        # The people connect again and again: the kernel hands the connections to either worker
+        # (a worker still starting, or busy, may take none for a while: hence many tries; the
+        # loop ends as soon as both have taken one).
+        for attempt in range(200):
             player = Player(f"P{attempt}", code, tokens[attempt % 2])
             players.append(player)
             await player.connect(served.ws)
