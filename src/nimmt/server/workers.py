@@ -25,6 +25,10 @@ T = TypeVar("T")
 ORPHAN_CHECK_SECONDS = 1.0
 """How often a worker looks whether its server process is still there."""
 
+CLOSE_GRACE_SECONDS = 2.0
+"""How long :meth:`WorkerPool.close` lets a busy worker finish before it ends the process: a
+search or an analysis under way is not worth holding a server's shutdown for."""
+
 
 class WorkerPool:
     """``processes`` worker processes at ``niceness`` below the server (started when first
@@ -56,10 +60,31 @@ class WorkerPool:
         that the first real request does not wait for processes to start."""
         await asyncio.gather(*(self.run(function) for _ in range(self.processes)))
 
-    async def close(self) -> None:
+    async def close(self, grace: float = CLOSE_GRACE_SECONDS) -> None:
+        """Stop the workers: queued work is cancelled, work under way gets ``grace`` seconds,
+        then its process is ended (its caller was going away with the server anyway)."""
         executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if executor is None:
+            return
+        # The executor keeps its processes in a private mapping; read it before shutdown
+        # forgets it. There is no public way to end busy workers before Python 3.14.
+        processes = list(getattr(executor, "_processes", {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(_end_processes, processes, grace)
+
+
+def _end_processes(processes: list[Any], grace: float) -> None:
+    """Join every process within ``grace`` seconds in all; end the ones still running."""
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+            process.join(ORPHAN_CHECK_SECONDS)
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def start_worker(server: int, niceness: int) -> None:

@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 
 from tests.waiting import wait_until
 
@@ -85,3 +86,22 @@ def test_the_workers_end_when_the_server_is_killed() -> None:
         message=lambda: f"workers still alive: {[pid for pid in workers if _alive(pid)]}",
     )
     assert not any(_alive(pid) for pid in workers)
+
+
+def test_closing_ends_a_worker_that_is_still_busy() -> None:
+    """A server's shutdown does not wait for a long search: the busy worker gets a short grace,
+    then its process is ended, and the work queued behind it is cancelled."""
+
+    async def scenario() -> None:
+        pool = BotPool(1)
+        pid = await pool.run(os.getpid)
+        busy = asyncio.ensure_future(pool.run(time.sleep, 600))
+        queued = asyncio.ensure_future(pool.run(time.sleep, 600))
+        await asyncio.sleep(0)  # both submitted: one running, one waiting
+        await pool.close(grace=0.5)
+        assert not _alive(pid)
+        await asyncio.wait([busy, queued], timeout=30)
+        assert busy.done() and queued.done()
+        assert queued.cancelled() or isinstance(queued.exception(), Exception)
+
+    asyncio.run(scenario())
