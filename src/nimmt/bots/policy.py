@@ -15,6 +15,7 @@ batch simulation is.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -221,9 +222,28 @@ class ModelPolicy:
         rng: np.random.Generator,
         temperature: float = 1.0,
         weights: npt.NDArray[np.float32] | None = None,
+        *,
+        compiled: bool = False,
     ) -> None:
         self.weights = (shipped_weights() if weights is None else weights) / np.float32(temperature)
         self._rng = rng
+        self.compiled_turn: Callable[[Batch], None] | None = self._turn if compiled else None
+        """With ``compiled``: the rollouts' turns in one compiled call each
+        (:func:`nimmt.bots.kernels.model_turn`), with the same draws as :meth:`__call__`."""
+
+    def _turn(self, batch: Batch) -> None:
+        from nimmt.bots import kernels  # numba loads only when a search first needs it
+
+        uniform = self._rng.random(batch.hands.shape, dtype=np.float32)
+        kernels.model_turn(
+            batch.ends,
+            batch.lengths,
+            batch.heads,
+            batch.hands,
+            batch.penalties,
+            self.weights,
+            uniform,
+        )
 
     def __call__(self, batch: Batch) -> IntArray:
         hands = batch.hands

@@ -1,0 +1,243 @@
+"""Compiled turns of the batch simulation: the rules and the rollout policies as plain loops.
+
+:mod:`nimmt.bots.batchsim` advances ``B`` rounds with a few dozen numpy calls per turn; on the
+small arrays of a decision most of that time is the calls themselves. The functions here do the
+same work in loops compiled by numba (from wheels, no C compiler needed), one round at a time,
+in one call per turn. They change nothing in what is computed:
+
+- :func:`greedy_turn` plays one turn of :func:`~nimmt.bots.batchsim.greedy_policy` for every
+  seat and resolves it exactly as :func:`~nimmt.bots.batchsim.resolve_turn` does (integers
+  only, so the results are identical);
+- :func:`model_turn` draws every seat's card from the learned model
+  (:class:`~nimmt.bots.policy.ModelPolicy`) with the caller's uniform draws, then resolves the
+  turn. It computes the model's scores in double precision where numpy uses single: a choice
+  can differ only when two noisy scores are within rounding of each other.
+
+The arrays are a :class:`~nimmt.bots.batchsim.Batch`'s, changed in place. Numba compiles each
+function at its first call and keeps the result in its cache (``__pycache__``, or the directory
+``NUMBA_CACHE_DIR`` names).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from nimmt.engine import BULLHEADS, HAND_SIZE, NUM_ROWS, ROW_LIMIT
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float32]
+
+EMPTY = 0
+_HEADS = np.asarray(BULLHEADS, dtype=np.int64)
+_TINY = 1e-30
+
+
+@njit(cache=True, nogil=True)
+def _resolve(
+    ends: IntArray,
+    lengths: IntArray,
+    heads: IntArray,
+    penalties: IntArray,
+    b: int,
+    cards: IntArray,
+    card_heads: IntArray,
+) -> None:
+    """Place round ``b``'s turn ``cards`` (one per seat) lowest first; a card below every row
+    takes the cheapest row (the first such)."""
+    seats = cards.shape[0]
+    placed = 0
+    for _ in range(seats):
+        # The lowest card not yet placed (at most ten seats: a selection beats a sort here).
+        owner = -1
+        for seat in range(seats):
+            if (placed >> seat) & 1 == 0 and (owner < 0 or cards[seat] < cards[owner]):
+                owner = seat
+        placed |= 1 << owner
+        card = cards[owner]
+        row = -1
+        best = -1
+        for r in range(NUM_ROWS):
+            end = ends[b, r]
+            if end < card and end > best:
+                best = end
+                row = r
+        if row < 0:
+            row = 0
+            for r in range(1, NUM_ROWS):
+                if heads[b, r] < heads[b, row]:
+                    row = r
+            take = True
+        else:
+            take = lengths[b, row] == ROW_LIMIT
+        if take:
+            penalties[b, owner] += heads[b, row]
+            lengths[b, row] = 1
+            heads[b, row] = card_heads[card]
+        else:
+            lengths[b, row] += 1
+            heads[b, row] += card_heads[card]
+        ends[b, row] = card
+
+
+@njit(cache=True, nogil=True)
+def _greedy_turn(
+    ends: IntArray,
+    lengths: IntArray,
+    heads: IntArray,
+    hands: IntArray,
+    penalties: IntArray,
+    card_heads: IntArray,
+) -> None:
+    size, seats, width = hands.shape
+    cards = np.empty(seats, dtype=np.int64)
+    for b in range(size):
+        cheapest = heads[b, 0]
+        for r in range(1, NUM_ROWS):
+            cheapest = min(cheapest, heads[b, r])
+        for p in range(seats):
+            best_key = -1
+            best_slot = 0
+            for h in range(width):
+                card = hands[b, p, h]
+                if card == EMPTY:
+                    continue
+                target = -1
+                end_below = -1
+                for r in range(NUM_ROWS):
+                    end = ends[b, r]
+                    if end < card and end > end_below:
+                        end_below = end
+                        target = r
+                if target < 0:
+                    cost = cheapest
+                elif lengths[b, target] == ROW_LIMIT:
+                    cost = heads[b, target]
+                else:
+                    cost = 0
+                key = cost * 128 + card
+                if best_key < 0 or key < best_key:
+                    best_key = key
+                    best_slot = h
+            cards[p] = hands[b, p, best_slot]
+            hands[b, p, best_slot] = EMPTY
+        _resolve(ends, lengths, heads, penalties, b, cards, card_heads)
+
+
+@njit(cache=True, nogil=True)
+def _model_turn(
+    ends: IntArray,
+    lengths: IntArray,
+    heads: IntArray,
+    hands: IntArray,
+    penalties: IntArray,
+    card_heads: IntArray,
+    weights: npt.NDArray[np.float64],
+    uniform: FloatArray,
+) -> None:
+    size, seats, width = hands.shape
+    w_cost = weights[0]
+    w_low = weights[1]
+    w_low_card = weights[2]
+    w_sixth = weights[3]
+    w_gap = weights[4]
+    w_gap_squared = weights[5]
+    w_gap_by_length = weights[6]
+    w_length_2 = weights[7]
+    w_length_3 = weights[8]
+    w_length_4 = weights[9]
+    w_target_heads = weights[10]
+    w_target_heads_by_length = weights[11]
+    w_card = weights[12]
+    w_card_squared = weights[13]
+    w_card_heads = weights[14]
+    w_cost_by_hand = weights[15]
+    cards = np.empty(seats, dtype=np.int64)
+    for b in range(size):
+        in_hand = 0
+        for h in range(width):
+            if hands[b, 0, h] != EMPTY:
+                in_hand += 1
+        cost_weight = w_cost + w_cost_by_hand * in_hand / HAND_SIZE
+        cheapest = heads[b, 0]
+        for r in range(1, NUM_ROWS):
+            cheapest = min(cheapest, heads[b, r])
+        low_score = w_low + cost_weight * cheapest
+        for p in range(seats):
+            best_key = -np.inf
+            best_slot = -1
+            for h in range(width):
+                card = hands[b, p, h]
+                if card == EMPTY:
+                    continue
+                value = card / 104.0
+                score = w_card * value + w_card_squared * value * value
+                score += w_card_heads * card_heads[card] / 7.0
+                target = -1
+                end_below = -1
+                for r in range(NUM_ROWS):
+                    end = ends[b, r]
+                    if end < card and end > end_below:
+                        end_below = end
+                        target = r
+                if target < 0:
+                    score += low_score + w_low_card * value
+                else:
+                    length = lengths[b, target]
+                    row_heads = heads[b, target]
+                    if length == ROW_LIMIT:
+                        score += w_sixth + cost_weight * row_heads
+                    elif length == 2:
+                        score += w_length_2
+                    elif length == 3:
+                        score += w_length_3
+                    elif length == 4:
+                        score += w_length_4
+                    score += row_heads * (
+                        w_target_heads / 10.0 + w_target_heads_by_length / 40.0 * length
+                    )
+                    gap = min(card - end_below, 40) / 10.0
+                    slope = w_gap + w_gap_by_length / 4.0 * length
+                    score += gap * (slope + w_gap_squared * gap)
+                noise = -np.log(-np.log(max(uniform[b, p, h], _TINY)))
+                key = score + noise
+                if best_slot < 0 or key > best_key:
+                    best_key = key
+                    best_slot = h
+            cards[p] = hands[b, p, best_slot]
+            hands[b, p, best_slot] = EMPTY
+        _resolve(ends, lengths, heads, penalties, b, cards, card_heads)
+
+
+def greedy_turn(
+    ends: IntArray, lengths: IntArray, heads: IntArray, hands: IntArray, penalties: IntArray
+) -> None:
+    """One turn of ``greedy`` for every seat of every round, resolved (arrays of a batch)."""
+    _greedy_turn(ends, lengths, heads, hands, penalties, _HEADS)
+
+
+def model_turn(
+    ends: IntArray,
+    lengths: IntArray,
+    heads: IntArray,
+    hands: IntArray,
+    penalties: IntArray,
+    weights: npt.NDArray[np.floating[Any]],
+    uniform: FloatArray,
+) -> None:
+    """One turn of the learned model for every seat of every round, resolved: ``weights`` are
+    the model's (already divided by its temperature), ``uniform`` ``(B, P, H)`` the draws in
+    [0, 1) that decide each seat's card as :class:`~nimmt.bots.policy.ModelPolicy`'s do."""
+    _model_turn(
+        ends,
+        lengths,
+        heads,
+        hands,
+        penalties,
+        _HEADS,
+        np.asarray(weights, dtype=np.float64),
+        uniform,
+    )
