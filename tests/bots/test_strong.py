@@ -95,6 +95,16 @@ def test_hard_v1_is_the_former_hard_frozen_and_not_offered() -> None:
     assert make_bot(" Hard-V1 ", 1).name == "hard-v1"
 
 
+def test_hard_v2_is_todays_hard_frozen_for_the_arena() -> None:
+    assert "hard-v2" not in BOT_NAMES
+    game = Game(4)
+    game.deal(13)
+    view = game.view(1)
+    bot = make_bot("hard-v2", 3)
+    assert isinstance(bot, StrongBot) and bot.settings == StrongSettings(core="numpy")
+    assert bot.choose_card(view) == make_bot("hard", 3).choose_card(view)
+
+
 def test_hard_is_deterministic_given_a_seed() -> None:
     game = Game(4)
     game.deal(12)
@@ -103,11 +113,11 @@ def test_hard_is_deterministic_given_a_seed() -> None:
         assert make_bot("hard", seed).choose_card(view) == make_bot("hard", seed).choose_card(view)
 
 
-@pytest.mark.parametrize("players", [2, 4, 10])
-def test_a_small_strong_search_plays_legal_rounds(players: int) -> None:
+@pytest.mark.parametrize(("players", "core"), [(2, "numpy"), (4, "numba"), (10, "numpy")])
+def test_a_small_strong_search_plays_legal_rounds(players: int, core: str) -> None:
     game = Game(players)
     game.deal(players)
-    bots = [make_bot("strong:samples=16", seat) for seat in range(players)]
+    bots = [make_bot(f"strong:samples=16,core={core}", seat) for seat in range(players)]
     while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
         pending = game.pending_row_choice
         if pending is not None:
@@ -129,7 +139,9 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     bot = make_bot("strong:samples=64,policy=softmin,endgame=0", 1)
     assert isinstance(bot, StrongBot)
     assert bot.settings == StrongSettings(samples=64, policy="softmin", endgame=0)
-    for name in ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x"):
+    assert make_bot("strong:core=numba", 1).settings.core == "numba"  # type: ignore[attr-defined]
+    bad = ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x")
+    for name in (*bad, "strong:core=cuda"):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
 

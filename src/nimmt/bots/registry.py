@@ -2,7 +2,7 @@
 arena or at a web table stands for.
 
 The names: ``random``, ``greedy``, ``mc:N``, the levels ``easy``, ``medium`` and ``hard``
-(:data:`LEVELS`), ``hard-v1``, ``search:...`` and ``strong:...`` for the arena, and
+(:data:`LEVELS`), ``hard-v1``, ``hard-v2``, ``search:...`` and ``strong:...`` for the arena, and
 ``cmd:COMMAND`` for a separate program (:mod:`nimmt.bots.external`). :data:`BOT_NAMES` lists the
 names offered to people. This module knows every kind of bot; no bot module knows another's
 names.
@@ -17,7 +17,7 @@ from nimmt.bots.external import ProgramBot, is_program
 from nimmt.bots.levels import HARD_V1_SETTINGS, MEDIUM_SETTINGS, SearchBot, parse_settings
 from nimmt.bots.montecarlo import MonteCarloBot
 from nimmt.bots.simple import GreedyBot, RandomBot
-from nimmt.bots.strong import HARD_SETTINGS, StrongBot, parse_strong
+from nimmt.bots.strong import HARD_SETTINGS, HARD_V2_SETTINGS, StrongBot, parse_strong
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 """The levels offered to people, weakest first."""
@@ -25,6 +25,11 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 HARD_V1 = "hard-v1"
 """The name of ``hard`` as it was before :mod:`nimmt.bots.strong`, frozen for the arena (not
 offered to people)."""
+
+HARD_V2 = "hard-v2"
+"""The name of ``hard`` as it plays now (:data:`~nimmt.bots.strong.HARD_V2_SETTINGS`, numpy
+rollouts), frozen for the arena (not offered to people): the yardstick a later ``hard`` is
+measured against, draw for draw."""
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", *LEVELS)
 """The bot names a person can choose from, weakest first (``mc:N`` is also accepted)."""
@@ -69,6 +74,8 @@ def make_bot(
         return StrongBot(HARD_SETTINGS, generator, "hard", limit)
     if key == HARD_V1:
         return SearchBot(HARD_V1_SETTINGS, generator, HARD_V1)
+    if key == HARD_V2:
+        return StrongBot(HARD_V2_SETTINGS, generator, HARD_V2, limit)
     if key.startswith(("search:", "strong:")):
         kind, _, settings = key.partition(":")
         try:
