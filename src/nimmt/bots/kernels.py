@@ -8,10 +8,10 @@ in one call per turn. They change nothing in what is computed:
 - :func:`greedy_turn` plays one turn of :func:`~nimmt.bots.batchsim.greedy_policy` for every
   seat and resolves it exactly as :func:`~nimmt.bots.batchsim.resolve_turn` does (integers
   only, so the results are identical);
-- :func:`model_turn` draws every seat's card from the learned model
-  (:class:`~nimmt.bots.policy.ModelPolicy`) with the caller's uniform draws, then resolves the
-  turn. It computes the model's scores in double precision where numpy uses single: a choice
-  can differ only when two noisy scores are within rounding of each other.
+- :func:`model_choices` and :func:`model_turn` choose every seat's card by the learned model
+  (:class:`~nimmt.bots.policy.ModelPolicy`) with the caller's noise, and the second resolves
+  the turn. They compute the model's scores in double precision where numpy uses single: a
+  choice can differ only when two noisy scores are within rounding of each other.
 
 The arrays are a :class:`~nimmt.bots.batchsim.Batch`'s, changed in place. Numba compiles each
 function at its first call and keeps the result in its cache (``__pycache__``, or the directory
@@ -33,7 +33,6 @@ FloatArray = npt.NDArray[np.float32]
 
 EMPTY = 0
 _HEADS = np.asarray(BULLHEADS, dtype=np.int64)
-_TINY = 1e-30
 
 
 @njit(cache=True, nogil=True)
@@ -136,8 +135,12 @@ def _model_turn(
     penalties: IntArray,
     card_heads: IntArray,
     weights: npt.NDArray[np.float64],
-    uniform: FloatArray,
+    noise: FloatArray,
+    slots: IntArray,
+    resolve: bool,
 ) -> None:
+    """Every seat's card by the model's scores plus ``noise`` (Gumbel-max); with ``resolve``
+    the turn is played, else only ``slots`` ``(B, P)`` is filled."""
     size, seats, width = hands.shape
     w_cost = weights[0]
     w_low = weights[1]
@@ -202,14 +205,16 @@ def _model_turn(
                     gap = min(card - end_below, 40) / 10.0
                     slope = w_gap + w_gap_by_length / 4.0 * length
                     score += gap * (slope + w_gap_squared * gap)
-                noise = -np.log(-np.log(max(uniform[b, p, h], _TINY)))
-                key = score + noise
+                key = score + noise[b, p, h]
                 if best_slot < 0 or key > best_key:
                     best_key = key
                     best_slot = h
-            cards[p] = hands[b, p, best_slot]
-            hands[b, p, best_slot] = EMPTY
-        _resolve(ends, lengths, heads, penalties, b, cards, card_heads)
+            slots[b, p] = best_slot
+            if resolve:
+                cards[p] = hands[b, p, best_slot]
+                hands[b, p, best_slot] = EMPTY
+        if resolve:
+            _resolve(ends, lengths, heads, penalties, b, cards, card_heads)
 
 
 def greedy_turn(
@@ -219,6 +224,24 @@ def greedy_turn(
     _greedy_turn(ends, lengths, heads, hands, penalties, _HEADS)
 
 
+def model_choices(
+    ends: IntArray,
+    lengths: IntArray,
+    heads: IntArray,
+    hands: IntArray,
+    weights: npt.NDArray[np.floating[Any]],
+    noise: FloatArray,
+) -> IntArray:
+    """``(B, P)``: the hand slot of every seat's card by the learned model: ``weights`` are the
+    model's (already divided by its temperature), ``noise`` ``(B, P, H)`` the Gumbel noise
+    added to each card's score, as :class:`~nimmt.bots.policy.ModelPolicy` draws it."""
+    size, seats, _ = hands.shape
+    slots = np.empty((size, seats), dtype=np.int64)
+    unused = np.empty((size, seats), dtype=np.int64)
+    _model_turn(ends, lengths, heads, hands, unused, _HEADS, _weights(weights), noise, slots, False)
+    return slots
+
+
 def model_turn(
     ends: IntArray,
     lengths: IntArray,
@@ -226,18 +249,15 @@ def model_turn(
     hands: IntArray,
     penalties: IntArray,
     weights: npt.NDArray[np.floating[Any]],
-    uniform: FloatArray,
+    noise: FloatArray,
 ) -> None:
-    """One turn of the learned model for every seat of every round, resolved: ``weights`` are
-    the model's (already divided by its temperature), ``uniform`` ``(B, P, H)`` the draws in
-    [0, 1) that decide each seat's card as :class:`~nimmt.bots.policy.ModelPolicy`'s do."""
+    """One turn of the learned model for every seat of every round, resolved (the cards as
+    :func:`model_choices` chooses them)."""
+    slots = np.empty(penalties.shape, dtype=np.int64)
     _model_turn(
-        ends,
-        lengths,
-        heads,
-        hands,
-        penalties,
-        _HEADS,
-        np.asarray(weights, dtype=np.float64),
-        uniform,
+        ends, lengths, heads, hands, penalties, _HEADS, _weights(weights), noise, slots, True
     )
+
+
+def _weights(weights: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float64]:
+    return np.asarray(weights, dtype=np.float64)

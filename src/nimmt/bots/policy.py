@@ -231,10 +231,17 @@ class ModelPolicy:
         """With ``compiled``: the rollouts' turns in one compiled call each
         (:func:`nimmt.bots.kernels.model_turn`), with the same draws as :meth:`__call__`."""
 
+    def _noise(self, shape: tuple[int, ...]) -> FloatArray:
+        """Gumbel noise for every card slot (Gumbel-max: the argmax of the scores plus it is a
+        draw from the model)."""
+        uniform = self._rng.random(shape, dtype=np.float32)
+        noise: FloatArray = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        return noise
+
     def _turn(self, batch: Batch) -> None:
         from nimmt.bots import kernels  # numba loads only when a search first needs it
 
-        uniform = self._rng.random(batch.hands.shape, dtype=np.float32)
+        noise = self._noise(batch.hands.shape)
         kernels.model_turn(
             batch.ends,
             batch.lengths,
@@ -242,13 +249,18 @@ class ModelPolicy:
             batch.hands,
             batch.penalties,
             self.weights,
-            uniform,
+            noise,
         )
 
     def __call__(self, batch: Batch) -> IntArray:
         hands = batch.hands
-        uniform = self._rng.random(hands.shape, dtype=np.float32)
-        noise = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        noise = self._noise(hands.shape)
+        if self.compiled_turn is not None:
+            from nimmt.bots import kernels
+
+            return kernels.model_choices(
+                batch.ends, batch.lengths, batch.heads, hands, self.weights, noise
+            )
         key = card_logits(batch, self.weights) + noise
         key[hands == EMPTY] = -np.inf
         choice: IntArray = key.argmax(axis=-1)
