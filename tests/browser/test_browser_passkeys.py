@@ -50,6 +50,7 @@ def test_a_passkey_made_on_one_browser_signs_in_another(
     ana.goto(f"{site}/me")
     expect(ana.locator("#passkey-signin-button")).to_be_visible()
     assert axe_violations(ana) == []
+    ana.screenshot(path=str(tmp_path / "profile-signin-en-desktop.png"), full_page=True)
     make_profile(ana, "Ana")
     expect(ana.locator("#passkeys")).to_contain_text("No passkey yet.")
     ana.fill("#passkey-name", "Laptop")

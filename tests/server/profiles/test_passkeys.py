@@ -6,15 +6,19 @@ deleted profile, signs in nobody; a ceremony begun at one process ends at anothe
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 from tests.server.profiles.soft_authenticator import SoftAuthenticator, b64
 from tests.server.server_helpers import service_of
 
+from nimmt.server.security import CreationQuota
 from nimmt.server.storage import SqlStorage
 
 ORIGIN = "https://testserver"
@@ -370,3 +374,79 @@ def test_a_ceremony_begun_at_one_process_ends_at_another(make_client: Any, tmp_p
     credential = key.sign_in(sign_in_options(second), ORIGIN)
     assert sign_in(first, credential).status_code == 200
     refused(sign_in(second, credential), 400, "bad_challenge")  # used up at the other process
+
+
+FIELDS = ("id", "rawId", "type", "response", "clientExtensionResults")
+RESPONSE_FIELDS = (
+    "clientDataJSON",
+    "attestationObject",
+    "authenticatorData",
+    "signature",
+    "userHandle",
+    "transports",
+)
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=40),
+    st.binary(max_size=80).map(b64),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.fixed_dictionaries({"challenge": st.text(max_size=10), "origin": st.just(ORIGIN)}).map(
+        lambda data: b64(json.dumps(data).encode())
+    ),
+)
+
+
+def test_a_mangled_answer_is_refused_with_a_code_never_a_crash(make_client: Any) -> None:
+    client = secure_client(make_client)
+    service_of(client).profiles.passkeys.attempts = CreationQuota(10**9, 60.0)
+    _profile, secret = make_profile(client)
+    key = SoftAuthenticator()
+    add_passkey(client, secret, key)
+
+    @given(data=st.data())
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    def attempt(data: st.DataObject) -> None:
+        if data.draw(st.booleans(), label="register"):
+            options = client.post("/api/profile/passkeys/register/options", headers=auth(secret))
+            credential = SoftAuthenticator().register(options.json()["options"], ORIGIN)
+            path, headers = "/api/profile/passkeys/register", auth(secret)
+        else:
+            credential = key.sign_in(sign_in_options(client), ORIGIN)
+            path, headers = "/api/profile/passkeys/signin", {}
+        for _ in range(data.draw(st.integers(1, 3), label="changes")):
+            if data.draw(st.booleans(), label="in response"):
+                field = data.draw(st.sampled_from(RESPONSE_FIELDS))
+                credential["response"][field] = data.draw(JUNK)
+            else:
+                field = data.draw(st.sampled_from(FIELDS))
+                credential[field] = data.draw(JUNK)
+                if field == "response" and not isinstance(credential[field], dict):
+                    break
+        answer = client.post(path, json={"credential": credential}, headers=headers)
+        assert answer.status_code < 500, answer.text
+        if answer.status_code >= 400:
+            assert answer.json()["error"]["code"] in REFUSALS, answer.text
+        elif answer.status_code == 201:  # the change did not matter: undo what it made
+            made = answer.json()["passkey"]["id"]
+            assert client.delete(f"/api/profile/passkeys/{made}", headers=auth(secret)).is_success
+        else:
+            signed = auth(answer.json()["secret"])
+            devices = client.get("/api/profile", headers=signed).json()["devices"]
+            device = next(device["id"] for device in devices if device["current"])
+            assert client.delete(f"/api/profile/devices/{device}", headers=signed).is_success
+
+    attempt()
+
+
+REFUSALS = {
+    "bad_challenge",
+    "wrong_origin",
+    "verification_failed",
+    "unknown_credential",
+    "bad_sign_count",
+    "passkey_exists",
+    "bad_request",
+}
