@@ -3,7 +3,8 @@ which the server stores only a hash.
 
 A profile is made in one step (a name and an avatar: an emoji from :data:`AVATAR_EMOJI` on a
 colour from :data:`AVATAR_COLOURS`) and signs in the device that made it. Another device is
-signed in by a one-time link (valid :data:`LINK_MINUTES` minutes, used up when redeemed); a
+signed in by a one-time link (valid :data:`LINK_MINUTES` minutes, used up when redeemed) or by
+one of the profile's passkeys (:mod:`nimmt.server.passkeys`, :attr:`Profiles.passkeys`); a
 device can be signed out, the profile renamed or deleted. Deleting it leaves the games it played
 intact, its name in them replaced by :data:`~nimmt.server.storage.people.FORMER_PLAYER`.
 
@@ -20,6 +21,7 @@ from typing import Any
 
 from nimmt.server.book import TableBook
 from nimmt.server.errors import ServiceError
+from nimmt.server.passkeys import Passkeys
 from nimmt.server.standings import history
 from nimmt.server.storage.people import Device, PeopleLimitError, PeopleStore, Profile, SeatLink
 from nimmt.server.table import clean_name, hash_token
@@ -74,6 +76,7 @@ class Profiles:
     def __init__(self, book: TableBook, people: PeopleStore) -> None:
         self.book = book
         self.people = people
+        self.passkeys = Passkeys(book, people, self.new_device)
 
     async def create(self, name: object, emoji: object, colour: object) -> tuple[Profile, str]:
         """A new profile and the secret that keeps it on this device (shown only this once)."""
@@ -139,8 +142,12 @@ class Profiles:
             profile = await self.book.read(self.people.profile, profile_id)
         if profile is None:
             raise _bad_link()
+        return profile, await self.new_device(profile)
+
+    async def new_device(self, profile: Profile) -> str:
+        """Sign a new device in to the profile (by a device link or a passkey): its secret."""
         secret = secrets.token_urlsafe(32)
-        device = Device(new_id(), profile.id, now)
+        device = Device(new_id(), profile.id, self.book.clock())
         try:
             await self.book.read(self.people.add_device, device, hash_token(secret), MAX_DEVICES)
         except PeopleLimitError:
@@ -149,7 +156,7 @@ class Profiles:
                 f"A profile is signed in on at most {MAX_DEVICES} devices: sign one out first.",
                 409,
             ) from None
-        return profile, secret
+        return secret
 
     async def delete(self, profile: Profile) -> None:
         """Delete the profile; its name in every stored game becomes "a former player". The

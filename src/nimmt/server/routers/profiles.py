@@ -1,5 +1,6 @@
 """The profile routes of docs/protocol.md ("Profiles"): create one, read and change it, its
-devices and the one-time device link, its history, delete it."""
+devices and the one-time device link, its passkeys (:mod:`~nimmt.server.routers.passkeys`, under
+``/api/profile/passkeys``), its history, delete it."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from fastapi import APIRouter, Request, status
 from pydantic import BaseModel, ConfigDict
 
 from nimmt.server.profiles import AVATAR_COLOURS, AVATAR_EMOJI, LINK_MINUTES
+from nimmt.server.routers import passkeys
 from nimmt.server.routers.deps import ServiceDep
-from nimmt.server.routers.signin import ProfileDep, SignedInDep, client_address
+from nimmt.server.routers.passkeys import passkey_json
+from nimmt.server.routers.signin import ProfileDep, SignedInDep, client_address, profile_json
 from nimmt.server.security import CreationQuota
-from nimmt.server.storage.people import Profile
 
 router = APIRouter(prefix="/api/profile")
 
@@ -47,16 +49,6 @@ class ClaimIn(BaseModel):
     token: str
 
 
-def profile_json(profile: Profile) -> dict[str, Any]:
-    return {
-        "id": profile.id,
-        "name": profile.name,
-        "emoji": profile.emoji,
-        "colour": profile.colour,
-        "created_at": profile.created_at.isoformat(),
-    }
-
-
 @router.get("/avatars")
 async def avatars() -> dict[str, Any]:
     return {"emoji": list(AVATAR_EMOJI), "colours": list(AVATAR_COLOURS)}
@@ -82,6 +74,7 @@ async def read_profile(signed: SignedInDep, service: ServiceDep) -> dict[str, An
     profile, device = signed
     devices = await service.profiles.devices(profile)
     groups = await service.groups.mine(profile)
+    keys = await service.profiles.passkeys.of(profile)
     return {
         "profile": profile_json(profile),
         "devices": [
@@ -89,6 +82,7 @@ async def read_profile(signed: SignedInDep, service: ServiceDep) -> dict[str, An
             for d in devices
         ],
         "groups": [{"code": g.code, "name": g.name, "url": f"/g/{g.code}"} for g in groups],
+        "passkeys": [passkey_json(passkey) for passkey in keys],
     }
 
 
@@ -142,3 +136,6 @@ async def claim_seat(body: ClaimIn, profile: ProfileDep, service: ServiceDep) ->
 @router.get("/history")
 async def read_history(profile: ProfileDep, service: ServiceDep) -> dict[str, Any]:
     return {"profile": profile_json(profile), **await service.profiles.history(profile)}
+
+
+router.include_router(passkeys.router)  # after the routes above: /api/profile/passkeys/...

@@ -4,7 +4,7 @@ can make a browser send it, so no request is forged in a person's name."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
@@ -46,3 +46,13 @@ MaybeProfileDep = Annotated[Profile | None, Depends(maybe_profile)]
 
 def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
+
+
+def profile_json(profile: Profile) -> dict[str, Any]:
+    return {
+        "id": profile.id,
+        "name": profile.name,
+        "emoji": profile.emoji,
+        "colour": profile.colour,
+        "created_at": profile.created_at.isoformat(),
+    }

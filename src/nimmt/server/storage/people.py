@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from nimmt.server.storage.passkeys import PasskeyStore
+
 FORMER_PLAYER = "a former player"
 """The name a deleted profile leaves in the stored games it played."""
 
@@ -104,6 +106,11 @@ class PeopleStore(Protocol):
     """What the profiles, groups and standings need from a database. Methods block: call them
     off the event loop; each is one short transaction."""
 
+    @property
+    def passkeys(self) -> PasskeyStore:
+        """The profiles' passkeys (deleted with their profile by :meth:`delete_profile`)."""
+        ...
+
     # profiles and devices
     def add_profile(self, profile: Profile, device: Device, secret_hash: str) -> None: ...
 
@@ -131,9 +138,9 @@ class PeopleStore(Protocol):
         ...
 
     def delete_profile(self, profile_id: str) -> list[tuple[str, int]]:
-        """Delete the profile, its devices, links and memberships; its name in every stored
-        game (the seats, the join actions, the results) becomes :data:`FORMER_PLAYER`. The
-        tables and seats renamed."""
+        """Delete the profile, its devices, links, passkeys and memberships; its name in every
+        stored game (the seats, the join actions, the results) becomes :data:`FORMER_PLAYER`.
+        The tables and seats renamed."""
         ...
 
     # seats held by profiles

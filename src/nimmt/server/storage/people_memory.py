@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
+from nimmt.server.storage.passkeys import MemoryPasskeys
 from nimmt.server.storage.people import (
     FORMER_PLAYER,
     Device,
@@ -30,6 +31,7 @@ class MemoryPeople:
     def __init__(self, rename_seat: RenameSeat) -> None:
         self._lock = threading.Lock()
         self._rename_seat = rename_seat
+        self.passkeys = MemoryPasskeys()
         self._profiles: dict[str, Profile] = {}
         self._devices: dict[str, tuple[Device, str]] = {}  # device id -> (device, secret hash)
         self._links: dict[str, tuple[str, datetime]] = {}  # link hash -> (profile, expiry)
@@ -100,6 +102,7 @@ class MemoryPeople:
                 del self._devices[device_id]
             for link in [k for k, (p, _e) in self._links.items() if p == profile_id]:
                 del self._links[link]
+            self.passkeys.forget_profile(profile_id)
             for members in self._members.values():
                 members.pop(profile_id, None)
             for code, group in self._groups.items():

@@ -32,6 +32,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from nimmt.server.models import ActionRow, Base, SeatRow, TableRow
 from nimmt.server.storage.base import SeatRecord, StorageError, as_utc, lobby_seats
+from nimmt.server.storage.passkeys_sql import SqlPasskeys
 from nimmt.server.storage.people import (
     FORMER_PLAYER,
     Device,
@@ -179,6 +180,7 @@ class SqlPeople:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.passkeys = SqlPasskeys(engine)
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
@@ -319,6 +321,7 @@ class SqlPeople:
             connection.execute(
                 update(groups).where(groups.c.owner_id == profile_id).values(owner_id=None)
             )
+            SqlPasskeys.forget_profile(connection, profile_id)
             for table in (seat_profiles, group_members, profile_links, profile_devices):
                 connection.execute(delete(table).where(table.c.profile_id == profile_id))
             connection.execute(delete(profiles).where(profiles.c.id == profile_id))

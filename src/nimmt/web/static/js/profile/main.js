@@ -1,12 +1,14 @@
-// The profile page (/me): make a profile in one step, or see and change it: rename, the devices
-// it is signed in on (sign one out), "use on another device" (a one-time link and QR code), its
-// groups (open one), its history, delete it. The device secret lives in localStorage.
+// The profile page (/me): make a profile in one step (or sign in with a passkey), or see and
+// change it: rename, the devices it is signed in on (sign one out), "use on another device" (a
+// one-time link and QR code), its passkeys, its groups (open one), its history, delete it. The
+// device secret lives in localStorage.
 
 import { PROFILE_KEY, api, apiErrorText } from "../api.js";
 import { clear, h } from "../dom.js";
 import { safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "./avatar.js";
 import { historyEl } from "./history.js";
+import { passkeySignInEl, passkeysEl } from "./passkeys.js";
 
 export function mountProfile(root) {
   const state = { me: null, history: null, avatars: null, link: null, error: null, choice: null };
@@ -38,6 +40,15 @@ export function mountProfile(root) {
     await load();
   }
 
+  // This browser is signed in now (a new profile, or a passkey): keep its secret. Made on the
+  // way to joining a group: go on to the invite.
+  function keep(made) {
+    safeSet(PROFILE_KEY, made.secret);
+    safeSet("nimmt.name", made.profile.name);
+    const next = new URLSearchParams(location.search).get("next") || "";
+    if (next.startsWith("/g/join?")) location.assign(next);
+  }
+
   function avatarPicker() {
     const pick = (key, value) => () => { state.choice[key] = value; render(); };
     return h("fieldset", { class: "avatar-picker" },
@@ -63,12 +74,7 @@ export function mountProfile(root) {
     return h("form", { class: "panel", id: "profile-create", on: { submit: (event) => {
       event.preventDefault();
       run(async () => {
-        const made = await api("POST", "/api/profile", { name: name.value, ...state.choice });
-        safeSet(PROFILE_KEY, made.secret);
-        safeSet("nimmt.name", made.profile.name);
-        // Made on the way to joining a group: go on to the invite.
-        const next = new URLSearchParams(location.search).get("next") || "";
-        if (next.startsWith("/g/join?")) location.assign(next);
+        keep(await api("POST", "/api/profile", { name: name.value, ...state.choice }));
       });
     } } },
     h("h1", { text: t("profile.create_title") }),
@@ -151,10 +157,11 @@ export function mountProfile(root) {
     const page = h("div", { class: "profile-page" });
     if (state.error) page.append(h("p", { class: "form-error", role: "alert", text: state.error }));
     if (!state.avatars) page.append(h("p", { class: "page-message loading", text: "…" }));
-    else if (!state.me) page.append(createForm());
+    else if (!state.me) page.append(createForm(), passkeySignInEl(run, keep));
     else {
       state.choice = state.choice && state.me.profile.emoji === state.choice.emoji ? state.choice : { emoji: state.me.profile.emoji, colour: state.me.profile.colour };
-      page.append(identity(state.me), groups(state.me), historyEl(state.history), devices(state.me), danger());
+      page.append(identity(state.me), groups(state.me), historyEl(state.history), devices(state.me),
+        passkeysEl(state.me.passkeys || [], run, state), danger());
     }
     root.append(page);
   }
