@@ -203,6 +203,7 @@ export function createTalkDesk(ctx) {
   function toggle(open = !talk.open) {
     talk.open = open;
     panel.hidden = !open;
+    document.body.classList.toggle("talk-open", open); // a wide table makes room for it
     if (open) talk.unread = 0;
     drawPanel();
     redrawChip();
@@ -299,6 +300,7 @@ export function createTalkDesk(ctx) {
       clearTimeout(bubbleTimer);
       alerts.destroy();
       panel.remove();
+      document.body.classList.remove("talk-open");
     },
   };
 }
