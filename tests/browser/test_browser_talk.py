@@ -6,10 +6,13 @@ violation and fits a phone (390x844) without scrolling sideways."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from tests.browser.browser_helpers import Server
 from tests.browser.test_browser_pages import AXE, axe_violations, layout_problems
@@ -122,3 +125,73 @@ def test_two_people_chat_and_react_and_a_spectator_writes_only_when_allowed(
     ana.locator(".talk-settings summary").click()
     expect(ana.locator("#talk-sounds")).to_be_checked()
     expect(ana.locator("#talk-spectators")).to_be_checked()
+
+
+ALERT_STUBS = """
+window.__tones = 0;
+window.__notes = [];
+window.__hidden = false;
+Object.defineProperty(document, "hidden", { configurable: true, get: () => window.__hidden });
+const create = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__tones += 1;
+  return create.call(this);
+};
+window.Notification = class {
+  static permission = "default";
+  static async requestPermission() { window.Notification.permission = "granted"; return "granted"; }
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  close() {}
+};
+"""
+
+
+def test_sounds_stay_off_until_turned_on_and_a_hidden_tab_is_told_its_turn(
+    server: Server, new_page: Any
+) -> None:
+    made = server.api(
+        "POST",
+        "/api/tables",
+        {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], "name": "Ana"},
+    )
+    ana = new_page()
+    ana.add_init_script(ALERT_STUBS)
+    ana.add_init_script(
+        f"localStorage.setItem('nimmt.token.{made['code']}', {json.dumps(made['token'])})"
+    )
+    ana.goto(made["url"])
+    expect(ana.locator(".hand .card")).to_have_count(10)
+
+    def play_a_card(cards_left: int) -> None:
+        """Ana plays her first card (taking row 1 if she must), until her next decision."""
+        ana.locator(".hand:not(.idle) .card").first.click()
+        deadline = time.monotonic() + 60
+        while not (
+            ana.locator(".hand .card").count() == cards_left
+            and ana.locator(".hand:not(.idle) .card").count()
+        ):
+            assert time.monotonic() < deadline, "the turn did not end"
+            if ana.locator(".rows.choosing").count():
+                with contextlib.suppress(PlaywrightTimeoutError):
+                    ana.locator('.row[data-row="0"]').click(timeout=1000)
+            time.sleep(0.05)  # a poll of the page, not a timing assertion
+
+    play_a_card(9)  # a turn drawn with sounds off: not a tone
+    assert ana.evaluate("window.__tones") == 0
+    assert "Your turn" in ana.title()
+
+    open_talk(ana)
+    ana.locator(".talk-settings summary").click()
+    ana.locator("#talk-sounds").check()
+    ana.locator("#talk-notify").check()  # the browser is asked, and allows it
+    expect(ana.locator("#talk-notify")).to_be_checked()
+    assert ana.evaluate("localStorage.getItem('nimmt.notify')") == "on"
+    tones = ana.evaluate("window.__tones")
+    assert tones > 0  # turning sounds on plays the turn's tone once
+    ana.locator("#talk-close").click()
+
+    ana.evaluate("window.__hidden = true")
+    play_a_card(8)
+    assert ana.evaluate("window.__tones") > tones  # the cards placed, and the new turn
+    notes = ana.evaluate("window.__notes")
+    assert notes and notes[-1] == ["Your turn", f"Table {made['code']} is waiting for you."]
