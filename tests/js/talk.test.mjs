@@ -86,3 +86,22 @@ test("your turn: a card to choose or a row to take, once per decision", () => {
   assert.equal(turnKey({ ...choosing, phase: "choosing_row", must_choose_row: true, chosen_card: 4 }, 0), "row:1:3");
   assert.equal(turnKey({ ...choosing, phase: "game_over", legal_cards: [] }, 0), null);
 });
+
+test("the talk's words exist in every language, French spaced with narrow no-break spaces", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const keys = (node, prefix = "") => Object.entries(node).flatMap(([key, value]) =>
+    value && typeof value === "object" && !("one" in value) ? keys(value, `${prefix}${key}.`) : [`${prefix}${key}`]);
+  const catalogues = {};
+  for (const lang of ["de", "fr", "en"]) {
+    const url = new URL(`../../src/nimmt/web/static/i18n/${lang}.json`, import.meta.url);
+    catalogues[lang] = JSON.parse(await readFile(url, "utf8")).talk;
+  }
+  const english = keys(catalogues.en).sort();
+  assert.ok(english.includes("r.well_played") && english.includes("errors.talk_too_fast"));
+  assert.deepEqual(keys(catalogues.de).sort(), english);
+  assert.deepEqual(keys(catalogues.fr).sort(), english);
+  const texts = (node) => Object.values(node).flatMap((value) => (typeof value === "object" ? texts(value) : [value]));
+  for (const text of texts(catalogues.fr)) {
+    assert.doesNotMatch(text, /[^\u202f][:;!?]/u, `no narrow no-break space in ${JSON.stringify(text)}`);
+  }
+});

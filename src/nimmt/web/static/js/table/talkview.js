@@ -30,6 +30,7 @@ export function createTalkDesk(ctx) {
   const requests = new Set(); // request ids of this page's talk messages
   let draft = null; // { requestId, text } of the line being sent
   let bubbleTimer = null;
+  let wasSeated = null;
   let watcher = safeGet(WATCHER_KEY);
   if (!watcher) {
     watcher = newWatcherSecret(() => crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32);
@@ -73,7 +74,17 @@ export function createTalkDesk(ctx) {
     reactionsBox, log, form, note, errorLine, settings);
   document.body.append(panel);
 
+  /** Draw the panel from the model; the focus stays on the control it was on (by its id). */
   function drawPanel() {
+    const active = document.activeElement;
+    const focusId = active && panel.contains(active) && active.id ? active.id : null;
+    drawParts();
+    if (focusId && document.activeElement !== document.getElementById(focusId)) {
+      document.getElementById(focusId)?.focus({ preventScroll: true });
+    }
+  }
+
+  function drawParts() {
     const seated = ctx.seated();
     title.textContent = t("talk.title");
     closeButton.textContent = t("talk.close");
@@ -81,7 +92,7 @@ export function createTalkDesk(ctx) {
     reactionsBox.hidden = !seated || !talk.reactions.length;
     reactionsBox.replaceChildren(...talk.reactions.map((key) =>
       h("button", {
-        type: "button", class: `chip talk-reaction${EMOJI[key] ? " emoji" : ""}`, "data-reaction": key,
+        type: "button", class: `chip talk-reaction${EMOJI[key] ? " emoji" : ""}`, "data-reaction": key, id: `talk-react-${key}`,
         "aria-label": t("talk.react_label", { reaction: EMOJI[key] ? t(`talk.r.${key}`) : reactionText(key) }),
         title: EMOJI[key] ? t(`talk.r.${key}`) : null,
         on: { click: () => react(key) },
@@ -119,7 +130,7 @@ export function createTalkDesk(ctx) {
       mine
         ? null
         : h("button", {
-            type: "button", class: "talk-mute", "aria-label": t("talk.mute_label", { name }),
+            type: "button", class: "talk-mute", id: `talk-mute-${line.id}`, "aria-label": t("talk.mute_label", { name }),
             text: t("talk.mute"), on: { click: () => mute(line.speaker, true, name) },
           }));
   }
@@ -131,7 +142,7 @@ export function createTalkDesk(ctx) {
         h("input", { type: "checkbox", id, checked, ...extra, on: { change: onChange } }), h("span", { text }));
     const muted = mutedNames(talk, names);
     settings.replaceChildren(
-      h("summary", { text: t("talk.settings") }),
+      h("summary", { id: "talk-settings-summary", text: t("talk.settings") }),
       talk.mayManage
         ? check("talk-spectators", t("talk.spectators_write"), talk.spectatorsWrite,
             (event) => send({ type: "talk_settings", spectators_write: event.target.checked }))
@@ -149,7 +160,8 @@ export function createTalkDesk(ctx) {
               h("li", {},
                 h("span", { text: name || t("talk.spectator_name") }),
                 h("button", {
-                  type: "button", class: "talk-mute", "aria-label": t("talk.unmute_label", { name: name || t("talk.spectator_name") }),
+                  type: "button", class: "talk-mute", id: `talk-unmute-${speaker}`,
+                  "aria-label": t("talk.unmute_label", { name: name || t("talk.spectator_name") }),
                   text: t("talk.unmute"), on: { click: () => mute(speaker, false, name) },
                 })))))
         : null);
@@ -292,7 +304,9 @@ export function createTalkDesk(ctx) {
     },
     state() {
       alerts.turn(turnKey(s.view, mySeat(s)));
-      drawPanel();
+      const seated = ctx.seated(); // taking or leaving a seat changes what the panel offers
+      if (seated !== wasSeated) drawPanel();
+      wasSeated = seated;
     },
     event: (event) => alerts.event(event),
     redraw: drawPanel,
