@@ -19,11 +19,14 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.waiting, for the helpers
+# The shared helpers: tests.waiting, the browser tests' server start, throwaway's free port.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 from playwright.sync_api import sync_playwright
 from screenshots import DESKTOP, PHONE, settle
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 from throwaway import free_port
 
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "en": "en-US"}

@@ -11,7 +11,7 @@ import { has, safeGet, safeSet, t } from "../i18n.js";
 import { mySeat } from "../kit/state.js";
 import { createAlerts } from "./alerts.js";
 import {
-  EMOJI, MUTED_KEY, TALK_ERRORS, WATCHER_KEY, addLine, applyHistory, createTalk, errorParams, helloMessage,
+  BUBBLE_MS, EMOJI, MUTED_KEY, TALK_ERRORS, WATCHER_KEY, addLine, applyHistory, createTalk, errorParams, helloMessage,
   liveBubbles, mayWrite, mutedNames, newWatcherSecret, readMuted, setMuted, turnKey, writeMuted,
 } from "./talk.js";
 
@@ -264,7 +264,10 @@ export function createTalkDesk(ctx) {
     let next = Infinity;
     for (const [seat, bubble] of liveBubbles(talk, now)) {
       const place = root.querySelector(`.seat[data-seat="${seat}"] .seat-info`);
-      if (place) place.append(h("span", { class: `talk-bubble ${bubble.kind}`, "aria-hidden": "true", text: bubble.kind === "react" ? reactionText(bubble.text) : bubble.text }));
+      // Drawn again with each state: its entrance goes on from where it was, never restarts.
+      const style = { animationDelay: `${Math.round(bubble.until - BUBBLE_MS - now)}ms` };
+      const text = bubble.kind === "react" ? reactionText(bubble.text) : bubble.text;
+      if (place) place.append(h("span", { class: `talk-bubble ${bubble.kind}`, "aria-hidden": "true", style, text }));
       next = Math.min(next, bubble.until);
     }
     clearTimeout(bubbleTimer);
