@@ -10,6 +10,11 @@ when it comes back they catch up every table at once.
 
 :class:`LocalBus` is the bus of a single process (nothing to tell); :class:`RedisBus` uses Redis
 pub/sub, one channel per table.
+
+The table talk (:mod:`nimmt.server.talk`) travels on the same channels: a chat line or a
+setting, stored first like every change, then told to the other processes
+(:meth:`Bus.publish_talk`); a process that missed it (the bus was down) reads it from the
+database.
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0)
 
 OnChange = Callable[[str, int, ActionRecord | None], Awaitable[None]]
 OnResync = Callable[[], Awaitable[None]]
+OnTalk = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""Another process stored something said at table ``code`` (the talk's own message)."""
+TALK = "talk"
+"""In place of a version, marks a bus message that carries the table talk."""
 
 
 class Bus(Protocol):
@@ -44,6 +53,12 @@ class Bus(Protocol):
     async def start(self, on_change: OnChange, on_resync: OnResync) -> None: ...
 
     async def publish(self, code: str, action: ActionRecord) -> None: ...
+
+    def listen_talk(self, on_talk: OnTalk) -> None:
+        """Hand the table talk that other processes publish to ``on_talk``."""
+        ...
+
+    async def publish_talk(self, code: str, message: dict[str, Any]) -> None: ...
 
     async def subscribe(self, code: str) -> None: ...
 
@@ -63,6 +78,12 @@ class LocalBus:
     async def publish(self, code: str, action: ActionRecord) -> None:
         pass
 
+    def listen_talk(self, on_talk: OnTalk) -> None:
+        pass
+
+    async def publish_talk(self, code: str, message: dict[str, Any]) -> None:
+        pass
+
     async def subscribe(self, code: str) -> None:
         pass
 
@@ -75,7 +96,7 @@ class LocalBus:
 
 class RedisBus:
     """Redis pub/sub: channel ``nimmt:table:{code}``, message ``"{sender} {version} {action}"``
-    (the action as JSON, see :func:`encode_action`).
+    (the action as JSON, see :func:`encode_action`); the table talk as ``"{sender} talk {json}"``.
 
     A process subscribes to the tables it holds in memory. A message from itself is ignored. If
     Redis goes away, publishing fails quietly (the change is stored; the others will poll), the
@@ -97,6 +118,7 @@ class RedisBus:
         self._healthy = False
         self._on_change: OnChange | None = None
         self._on_resync: OnResync | None = None
+        self._on_talk: OnTalk | None = None
 
     @property
     def healthy(self) -> bool:
@@ -151,7 +173,14 @@ class RedisBus:
         text = data.decode() if isinstance(data, bytes) else str(data)
         sender, _, rest = text.partition(" ")
         version, _, payload = rest.partition(" ")
-        if sender == self.sender or not version.isdigit():
+        if sender == self.sender:
+            return
+        if version == TALK:
+            talk = decode_talk(payload)
+            if talk is not None and self._on_talk is not None:
+                await self._on_talk(channel.removeprefix(CHANNEL_PREFIX), talk)
+            return
+        if not version.isdigit():
             return
         await self._on_change(
             channel.removeprefix(CHANNEL_PREFIX), int(version), decode_action(payload)
@@ -182,6 +211,23 @@ class RedisBus:
         # never publish again).
         self._healthy = False
         await self._drop_pubsub()
+
+    def listen_talk(self, on_talk: OnTalk) -> None:
+        self._on_talk = on_talk
+
+    async def publish_talk(self, code: str, message: dict[str, Any]) -> None:
+        """Tell the others what was said (stored already: a process that misses it reads it
+        from the database when the bus is down)."""
+        if not self._healthy:
+            return
+        text = f"{self.sender} {TALK} {orjson.dumps(message).decode()}"
+        for attempt in range(2):  # a second try on a fresh connection, as in publish
+            try:
+                await self._client.publish(CHANNEL_PREFIX + code, text)
+                return
+            except Exception as error:
+                if attempt == 1:
+                    log.error("bus: could not publish the talk of %s (%s)", code, error)
 
     async def subscribe(self, code: str) -> None:
         channel = CHANNEL_PREFIX + code
@@ -229,3 +275,13 @@ def decode_action(payload: str) -> ActionRecord | None:
     if data is not None and not isinstance(data, dict):
         return None
     return ActionRecord(seq, game, kind, seat, card, row, data)
+
+
+def decode_talk(payload: str) -> dict[str, Any] | None:
+    """The talk message of :meth:`RedisBus.publish_talk`, or ``None`` when ``payload`` is not
+    one."""
+    try:
+        message = orjson.loads(payload)
+    except (ValueError, TypeError):
+        return None
+    return message if isinstance(message, dict) else None

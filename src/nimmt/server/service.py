@@ -18,6 +18,8 @@ through the rules engine, store, tell each seat what it may see, tell the other 
   people around the tables, their groups, and the result of every finished game (the routers
   call these three parts directly: they change no table).
 - :mod:`nimmt.server.retention`: finished and abandoned tables deleted after their days.
+- :mod:`nimmt.server.talk`: the talk at a table (chat and quick reactions), kept with the table
+  and carried by the bus, never part of a game.
 
 After every stored change the book runs one hook, wired here: deal what is due, then start the
 bots the table waits for, then note the result of a game that is over.
@@ -53,6 +55,7 @@ from nimmt.server.retention import Retention
 from nimmt.server.storage import Storage
 from nimmt.server.table import Connection, LiveTable
 from nimmt.server.tablecoach import TableCoach
+from nimmt.server.talk import TableTalk
 from nimmt.server.writer import Writer
 
 log = logging.getLogger(__name__)
@@ -128,6 +131,7 @@ class GameService:
         self.retention = Retention(
             self.book, finished_days=finished_days, abandoned_days=abandoned_days
         )
+        self.talk = TableTalk(self.book)
 
         # What the routers call: each the part's own method.
         self.create_table = self.players.create_table
@@ -154,6 +158,7 @@ class GameService:
         a table is loaded by whichever process is asked for it first."""
         await self.follower.start()
         self.retention.start()
+        self.talk.start()
         self.book.spawn(self._start_runner(self.bot_seats.runner.start, "bot workers"), "bots")
         self.book.spawn(self._start_runner(self.coach.runner.start, "coach's worker"), "coach")
         if not self.book.shared:

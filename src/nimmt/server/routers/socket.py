@@ -34,6 +34,7 @@ from nimmt.server.serialize import error_message
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
 from nimmt.server.table import RESYNC, TOO_SLOW, Connection
+from nimmt.server.talk import TALK_TYPES
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -232,6 +233,9 @@ async def handle_message(service: GameService, connection: Connection, text: str
             return
         if kind == "coach":  # answered to this connection alone, when the coach is done
             await service.ask_coach(connection, request_id)
+            return
+        if kind in TALK_TYPES:  # the table talk (server/talk.py): no version, no game change
+            await service.talk.handle(connection, kind, data, request_id)
             return
         version = data.get("version")
         if version is not None and not _is_int(version):

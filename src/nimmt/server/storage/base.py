@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from nimmt.server.storage.people import PeopleStore
+    from nimmt.server.storage.talk import TalkStore
 
 
 class StorageError(RuntimeError):
@@ -143,6 +144,11 @@ class Storage(Protocol):
     @property
     def people(self) -> PeopleStore:
         """Profiles, groups and results (:mod:`nimmt.server.storage.people`), same database."""
+        ...
+
+    @property
+    def talk(self) -> TalkStore:
+        """The talk at the tables (:mod:`nimmt.server.storage.talk`), same database."""
         ...
 
     def create_table(self, table: TableRecord) -> None:

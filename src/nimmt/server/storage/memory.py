@@ -29,6 +29,7 @@ from nimmt.server.storage.base import (
     lobby_seats,
 )
 from nimmt.server.storage.people_memory import MemoryPeople
+from nimmt.server.storage.talk_memory import MemoryTalk
 
 
 @dataclass(slots=True)
@@ -46,6 +47,7 @@ class MemoryStorage:
         self._tables: dict[str, _MemoryTable] = {}
         self._next_id = 1
         self.people = MemoryPeople(self._rename_seat)
+        self.talk = MemoryTalk(lambda code: code in self._tables)
 
     def _rename_seat(self, code: str, seat: int, name: str) -> None:
         """A deleted profile's seat: its name, and the name in its join actions."""
@@ -206,6 +208,7 @@ class MemoryStorage:
             if not dry_run:
                 for table in due:
                     del self._tables[table.code]
+                    self.talk.forget(table.code)
             return due
 
 

@@ -52,6 +52,7 @@ from nimmt.server.storage.base import (
     lobby_seats,
 )
 from nimmt.server.storage.people_sql import SqlPeople
+from nimmt.server.storage.talk_sql import SqlTalk
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -184,6 +185,7 @@ class SqlStorage:
         if run_migrations:
             migrate(self.engine)
         self.people = SqlPeople(self.engine)
+        self.talk = SqlTalk(self.engine)
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:

@@ -41,6 +41,7 @@ import {
 import { annotation, bindCoachKey, renderCostliest } from "./coachview.js";
 import { createLeaveDialog } from "./leave.js";
 import { createLog, logEvents, logFromState } from "./log.js";
+import { createTalkDesk } from "./talkview.js";
 import { createTableView } from "./view.js";
 
 const SEAT_EVENTS = ["seat_left", "player_joined", "rematch_started", "rematch_vote", "game_over"];
@@ -65,11 +66,14 @@ export function mountTable(root, code) {
   let destroyed = false;
 
   const say = createAnnouncer();
+  // The talk at the table (talkview.js): its panel lives outside the redrawn page.
+  const talk = createTalkDesk({ code, root, s, send: (message) => feed.send(message), announce: say.announce, seated: () => seated() });
   // The socket's messages, in order (feed.js): an `events` message is animated, then the `state`
   // after it drawn, and the coach's answers judged between them.
   const feed = createFeed(code, s.token, {
-    arrive: { state: askCoachEarly },
+    arrive: { state: askCoachEarly, ...talk.arrive },
     play: {
+      ...talk.play,
       events: (message, { resync }) => playEvents(message.events || [], resync),
       state: applyState,
       coach: (message) => {
@@ -111,10 +115,12 @@ export function mountTable(root, code) {
   const view = createTableView({
     root, code, s, actions, leaveDialog, leaveTexts, words, nameOfSeat, seated,
     isGone: () => destroyed, openLeaveDialog, toggleLog, toggleCoach, coachAllowedHere, coachAnnotation, coachReview,
+    talkChip: talk.chip,
   });
   /** Draw the page from the model (view.js). */
   function render() {
     view.render();
+    talk.decorate();
   }
 
   // ----------------------------------------------------------- the connection
@@ -125,6 +131,7 @@ export function mountTable(root, code) {
     if (status === "open") {
       if (info.again) say.announce(t("table.reconnected"));
       say.setBanner(null);
+      talk.connected();
     } else if (status === "lost") {
       // 4408: the page fell behind the table; it reconnects and catches up like after any loss.
       say.setBanner(info.slow ? t("errors.slow_consumer") : t("table.connection_lost"));
@@ -168,6 +175,7 @@ export function mountTable(root, code) {
   }
 
   function handleError(message) {
+    if (talk.takeError(message)) return; // shown in the talk panel
     if (takeRefusal(s.coach, message)) {
       render(); // a refused question: no toast, the toggle says it when it matters
       return;
@@ -201,6 +209,7 @@ export function mountTable(root, code) {
     noteDrawn(s.coach, s.view, s.version);
     if (seatLost) actions.forgetSeat();
     actions.sendOutbox();
+    talk.state();
     render();
     playQueuedCard();
   }
@@ -218,6 +227,7 @@ export function mountTable(root, code) {
       for (const event of events) {
         if (!summarize || SEAT_EVENTS.includes(event.type)) announceEvent(event);
         if (!animate) continue;
+        talk.event(event); // its sound, when sounds are on
         await animateEvent(root, event, motion, { onScored: () => { s.sheetOpen = true; } });
         if (event.type === "rematch_started") s.sheetOpen = false;
       }
@@ -336,9 +346,13 @@ export function mountTable(root, code) {
   const unbindCoachKey = bindCoachKey(toggleCoach);
 
   return {
-    rerender: render,
+    rerender: () => {
+      render();
+      talk.redraw();
+    },
     destroy() {
       destroyed = true;
+      talk.destroy();
       feed.destroy();
       leaveDialog.remove();
       say.reset();

@@ -6,7 +6,7 @@
 //
 // `ctx`: `{ root, code, s, actions (actions.js), leaveDialog (leave.js), leaveTexts(), words(),
 // nameOfSeat(seat), seated(), isGone(), openLeaveDialog(), toggleLog(open), toggleCoach(),
-// coachAllowedHere(), coachAnnotation(kind), coachReview() }`.
+// coachAllowedHere(), coachAnnotation(kind), coachReview(), talkChip() }`.
 
 import { errorText } from "../api.js";
 import { clear, h } from "../dom.js";
@@ -106,6 +106,7 @@ export function createTableView(ctx) {
           : null,
         s.table && s.table.coach ? renderCoachBadge() : null),
       h("div", { class: "table-tools" },
+        ctx.talkChip ? ctx.talkChip() : null,
         ctx.coachAllowedHere()
           ? renderCoachToggle({ on: s.coach.on, thinking: coachThinking(s.coach, true), failed: coachFailed(s.coach, true), onToggle: ctx.toggleCoach })
           : null,
