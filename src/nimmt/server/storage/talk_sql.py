@@ -1,5 +1,5 @@
 """The SQLAlchemy side of :class:`~nimmt.server.storage.talk.TalkStore`: the tables
-``talk_lines`` and ``talk_settings`` (created by migration ``0006``), deleted with their table."""
+``talk_lines`` and ``talk_settings`` (created by migration ``0007``), deleted with their table."""
 
 from __future__ import annotations
 
