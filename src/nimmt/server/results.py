@@ -1,6 +1,7 @@
 """The result of every finished game, written once when it ends: who sat where (and which
 profile, if any), each seat's total, bullheads per round and rows taken, and the group the
-table was opened for. Standings and histories (:mod:`nimmt.server.standings`) are read from
+table was opened for; and, once the coach has reviewed a seat's game, the bullheads that seat
+lost to its own decisions. Standings and histories (:mod:`nimmt.server.standings`) are read from
 these results alone.
 
 A seat counts for a profile while the profile holds it (:class:`~nimmt.server.storage.people.
@@ -15,6 +16,7 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from nimmt.engine import Phase, RowTaken
 from nimmt.server.assisted import AssistedTable
@@ -71,6 +73,16 @@ class Results:
             log.exception("the result of table %s game %s was not stored", *key)
             return
         self._noted.add(key)
+
+    async def reviewed(self, table: str, game: int, seat: int, review: Mapping[str, Any]) -> None:
+        """Keep the coach's review of a seat's game with its result: the bullheads lost to the
+        seat's own decisions (a game without a stored result keeps nothing). A failure is
+        logged, never raised: the review is answered all the same."""
+        try:
+            loss = float(review["total_loss"])
+            await self.book.read(self.people.note_decision_loss, table, game, seat, loss)
+        except Exception:
+            log.exception("the review of table %s game %s seat %s was not kept", table, game, seat)
 
 
 def profile_of(link: SeatLink | None, token_hash: str | None, real: bool) -> str | None:
