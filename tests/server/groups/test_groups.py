@@ -107,7 +107,7 @@ def group_page_with_games(client: TestClient, group: str, secret: str, games: in
         return answer if answer["games"] >= games else None
 
     found = wait_until(page, message=f"the group's page never counted {games} games")
-    assert found["games"] == games
+    assert found is not None and found["games"] == games
     return found
 
 

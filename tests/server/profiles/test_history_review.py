@@ -61,6 +61,7 @@ def history_with(client: TestClient, secret: str, games: int) -> Message:
         return answer if answer["totals"]["games"] >= games else None
 
     found = wait_until(counted, message=f"the history never counted {games} games")
+    assert found is not None
     return found
 
 
