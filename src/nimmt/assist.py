@@ -63,6 +63,18 @@ class EnteredRound:
     turns: list[Turn] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """The entry :meth:`Assistant.undo` took back: its ``kind`` (``"rows"``, ``"turn"`` or
+    ``"row"``), its ``round`` (1-based) and ``turn`` (1-based; 0 for a round's rows), and the
+    ``numbers`` entered (the cards, or the row as shown, 1 to 4)."""
+
+    kind: str
+    round: int
+    turn: int
+    numbers: tuple[int, ...]
+
+
 def parse_numbers(line: str, count: int, what: str) -> list[int]:
     """``count`` whole numbers separated by spaces or commas, or :class:`InputRejected`."""
     words = line.replace(",", " ").split()
@@ -115,6 +127,11 @@ class Assistant:
     @property
     def phase(self) -> Phase:
         return self.game.phase
+
+    @property
+    def can_undo(self) -> bool:
+        """Is there an entry to take back (see :meth:`undo`)?"""
+        return bool(self.rounds)
 
     def seen(self) -> set[int]:
         """The cards seen this round: its starting row cards and every card played."""
@@ -199,6 +216,29 @@ class Assistant:
         self.rounds[-1].turns.append(Turn(self.pending, row))
         self.pending = None
         self.game = self._build()
+
+    def undo(self) -> Undone:
+        """Take back the last entry still standing (several undos go back several entries):
+        a turn's cards, a row choice (the turn then waits for it again) or a round's row cards;
+        :class:`InputRejected` when nothing has been entered."""
+        if self.pending is not None:  # a turn waiting for its row choice: take its cards back
+            cards, self.pending = self.pending, None
+            undone = Undone("turn", len(self.rounds), len(self.rounds[-1].turns) + 1, cards)
+        elif self.rounds and self.rounds[-1].turns:
+            turn = self.rounds[-1].turns.pop()
+            number = len(self.rounds[-1].turns) + 1
+            if turn.row is not None:  # the row choice goes; the turn waits for it again
+                self.pending = turn.cards
+                undone = Undone("row", len(self.rounds), number, (turn.row + 1,))
+            else:
+                undone = Undone("turn", len(self.rounds), number, turn.cards)
+        elif self.rounds:
+            entry = self.rounds.pop()
+            undone = Undone("rows", len(self.rounds) + 1, 0, entry.rows)
+        else:
+            raise InputRejected("there is nothing to undo", "nothing_to_undo")
+        self.game = self._build()
+        return undone
 
     # -------------------------------------------------------------- building
 

@@ -14,22 +14,28 @@ from nimmt.server import Settings, create_app
 from nimmt.server.storage import MemoryStorage, Storage
 
 
+def start_client(storage: Storage | None = None, **settings: Any) -> TestClient:
+    """A started TestClient on an app with the tests' settings (the caller exits it)."""
+    settings.setdefault("bot_delay", 0.0)
+    settings.setdefault("bot_processes", 0)  # quick bots think inline here; see test_botpool
+    # Tests act as fast as the machine goes; the rate limit has a test of its own.
+    settings.setdefault("socket_rate", 10_000.0)
+    settings.setdefault("socket_burst", 10_000)
+    settings.setdefault("db", "sqlite://")
+    settings.setdefault("allowed_hosts", ["testserver"])  # the TestClient's Host
+    app = create_app(Settings(**settings), storage=storage or MemoryStorage())
+    client = TestClient(app)
+    client.__enter__()
+    return client
+
+
 @pytest.fixture
 def make_client() -> Iterator[Callable[..., TestClient]]:
     """``make_client(storage=..., deal_seed=..., **settings)``: a started TestClient."""
     clients: list[TestClient] = []
 
     def make(storage: Storage | None = None, **settings: Any) -> TestClient:
-        settings.setdefault("bot_delay", 0.0)
-        settings.setdefault("bot_processes", 0)  # quick bots think inline here; see test_botpool
-        # Tests act as fast as the machine goes; the rate limit has a test of its own.
-        settings.setdefault("socket_rate", 10_000.0)
-        settings.setdefault("socket_burst", 10_000)
-        settings.setdefault("db", "sqlite://")
-        settings.setdefault("allowed_hosts", ["testserver"])  # the TestClient's Host
-        app = create_app(Settings(**settings), storage=storage or MemoryStorage())
-        client = TestClient(app)
-        client.__enter__()
+        client = start_client(storage, **settings)
         clients.append(client)
         return client
 

@@ -64,6 +64,9 @@ def test_help_says_what_can_be_typed_and_asks_again() -> None:
         assert help_text.startswith("At the card prompt, type:")
         assert re.search(r"^\s+s\s+the score sheet so far$", help_text, re.MULTILINE)
         assert re.search(r"^\s+l\s+this round's log", help_text, re.MULTILINE)
+        example = re.search(r"^\s+(\d+)\s+the number of one of your cards", help_text, re.M)
+        assert example is not None and script.view is not None
+        assert int(example[1]) in script.view.legal_cards()  # the example is a card of the hand
     assert "? tells what you can type" in script.out.getvalue()
 
 

@@ -3,8 +3,9 @@
 This module reads and checks the options; the assistant itself is :mod:`nimmt.assist`, and its
 questions in the terminal :mod:`nimmt.terminal.assist`, both imported when the command runs.
 Answers are read one per line (a prompt on a terminal, or piped in); a line it cannot accept is
-one ``error: ...`` line on standard error, and the same question is asked again. The end of
-input stops the game where it is (exit status 0), writing the record if asked.
+one ``error: ...`` line on standard error, and the same question is asked again; ``u`` takes
+back the last entry and ``?`` says what the prompt takes. The end of input stops the game where
+it is (exit status 0), writing the record if asked.
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ def assist(
         ),
     ] = None,
 ) -> None:
-    """Assist a game played with a real deck: enter the cards, nimmt places and scores them."""
+    """Assist a game played with a real deck: enter the cards, nimmt places and scores them.
+
+    At any prompt, u takes back the last entry and ? says what the prompt takes.
+    """
     from rich.console import Console
     from rich.text import Text
 

@@ -114,7 +114,8 @@ class GameService:
             retry_seconds=retry_seconds,
         )
         self.coach = CoachDesk(coach if coach is not None else InlineCoach())
-        self.table_coach = TableCoach(self.book, self.coach, self.dealer)
+        self.results = Results(self.book, storage.people)
+        self.table_coach = TableCoach(self.book, self.coach, self.dealer, self.results.reviewed)
         self.follower = Follower(
             self.book,
             clock=clock,
@@ -125,7 +126,6 @@ class GameService:
         self.players = Players(self.book, self.bot_names)
         self.listeners = Listeners(self.book, max_queue)
         self.assisted = AssistDesk(self.book)
-        self.results = Results(self.book, storage.people)
         self.profiles = Profiles(self.book, storage.people)
         self.groups = Groups(self.book, storage.people, self.players, self.assisted)
         self.retention = Retention(

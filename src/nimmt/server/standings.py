@@ -60,6 +60,8 @@ class Tally:
     rounds: int = 0
     clean_rounds: int = 0
     rows_taken: int = 0
+    reviewed_games: int = 0
+    decision_loss: float = 0.0
     ratings: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, seat: ResultSeat) -> None:
@@ -69,6 +71,9 @@ class Tally:
         self.rounds += len(seat.round_penalties)
         self.clean_rounds += sum(penalty == 0 for penalty in seat.round_penalties)
         self.rows_taken += seat.rows_taken
+        if seat.decision_loss is not None:
+            self.reviewed_games += 1
+            self.decision_loss += seat.decision_loss
 
     def figures(self) -> dict[str, Any]:
         return {
@@ -79,6 +84,8 @@ class Tally:
             "bullheads_per_round": round(self.bullheads / self.rounds, 2) if self.rounds else None,
             "clean_rounds": self.clean_rounds,
             "rows_taken": self.rows_taken,
+            "reviewed_games": self.reviewed_games,
+            "decision_loss": round(self.decision_loss, 2) if self.reviewed_games else None,
         }
 
 
@@ -218,7 +225,9 @@ def standings_csv(lines: Sequence[dict[str, Any]]) -> str:
 
 
 def history(results: Sequence[GameResult], profile_id: str) -> dict[str, Any]:
-    """A person's games, newest first, with their place, and their figures game by game."""
+    """A person's games, newest first, with their place, and their figures game by game: with
+    the coach's review of a game, the bullheads lost to their own decisions in it (``None``
+    for a game nobody asked the coach about; the totals count the reviewed games only)."""
     games = []
     tally = Tally()
     for result in results:
@@ -239,6 +248,7 @@ def history(results: Sequence[GameResult], profile_id: str) -> dict[str, Any]:
                 "bullheads_per_round": round(mine.total / rounds, 2) if rounds else None,
                 "clean_rounds": sum(penalty == 0 for penalty in mine.round_penalties),
                 "rows_taken": mine.rows_taken,
+                "decision_loss": mine.decision_loss,
             }
         )
     games.reverse()

@@ -8,6 +8,7 @@ or a later refusal, is sent to the asking connection alone when the coach is don
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nimmt.server.archive import game_record
@@ -18,14 +19,21 @@ from nimmt.server.errors import ServiceError
 from nimmt.server.serialize import error_message
 from nimmt.server.table import Connection, LiveTable
 
+Reviewed = Callable[[str, int, int, dict[str, Any]], Awaitable[None]]
+"""Told of each game review the coach computes: the table, the game, the seat and the review."""
+
 
 class TableCoach:
-    """The coach for the tables of ``book``, thinking at ``desk``."""
+    """The coach for the tables of ``book``, thinking at ``desk``; ``reviewed`` is told of every
+    review computed (the results keep its total loss for the person's history)."""
 
-    def __init__(self, book: TableBook, desk: CoachDesk, dealer: Dealer) -> None:
+    def __init__(
+        self, book: TableBook, desk: CoachDesk, dealer: Dealer, reviewed: Reviewed | None = None
+    ) -> None:
         self.book = book
         self.desk = desk
         self.dealer = dealer
+        self.reviewed = reviewed
 
     async def ask(self, connection: Connection, request_id: Any = None) -> None:
         """A seated person asks the coach about their current decision (docs/protocol.md,
@@ -85,4 +93,7 @@ class TableCoach:
         if known is not None:
             return known
         record = await game_record(self.book, table.code, number)  # refuses a game being played
-        return await self.desk.review(key, record, seat)
+        review = await self.desk.review(key, record, seat)
+        if self.reviewed is not None:
+            await self.reviewed(table.code, number, seat, review)
+        return review

@@ -39,9 +39,12 @@ more: 22 short of passing 66, which one bad round often brings (two full rows ca
 HELP_COMMAND, SHEET_COMMAND, LOG_COMMAND = "?", "s", "l"
 """What the card prompt takes besides a card's number; each shows something and asks again."""
 
-CARD_PROMPT_HELP = f"""\
+
+def card_prompt_help(example: int) -> str:
+    """The card prompt's help; ``example`` is a card the person may play now (one of theirs)."""
+    return f"""\
 At the card prompt, type:
-  37   a card's number, to play that card
+  {example:<3}  the number of one of your cards, to play it
   {SHEET_COMMAND}    the score sheet so far
   {LOG_COMMAND}    this round's log: the cards revealed, where each went, who took a row
   {HELP_COMMAND}    this help
@@ -235,7 +238,7 @@ class TerminalGame:
         self._coach(view)
         question = Question(QuestionKind.CARD, "Your card: ", hand)
         commands = {
-            HELP_COMMAND: lambda: self.console.print(Text(CARD_PROMPT_HELP)),
+            HELP_COMMAND: lambda: self.console.print(Text(card_prompt_help(hand[0]))),
             SHEET_COMMAND: lambda: self._show_sheet(view),
             LOG_COMMAND: lambda: self._show_log(view),
         }

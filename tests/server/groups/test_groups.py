@@ -10,9 +10,14 @@ import threading
 from typing import Any
 
 from starlette.testclient import TestClient
+from tests.server import people_storage
 from tests.server.assisting.test_server_assisted import enter, seeded_game
 from tests.server.profiles.test_profiles import auth, make_profile
 from tests.server.server_helpers import Message, play_seat, receive_until, service_of
+from tests.waiting import wait_until
+
+# Every test here runs on each storage: in memory, SQLite and PostgreSQL.
+make_client = people_storage.make_client
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "greedy"}
@@ -93,13 +98,25 @@ def play_group_table(client: TestClient, group: str, ana: str, ben: str) -> str:
     return str(code)
 
 
+def group_page_with_games(client: TestClient, group: str, secret: str, games: int) -> Message:
+    """The group's page once it counts ``games`` games: a game's result is noted just after the
+    change that ends it, which the players may see first."""
+
+    def page() -> Message | None:
+        answer: Message = client.get(f"/api/groups/{group}", headers=auth(secret)).json()
+        return answer if answer["games"] >= games else None
+
+    found = wait_until(page, message=f"the group's page never counted {games} games")
+    assert found is not None and found["games"] == games
+    return found
+
+
 def test_a_group_game_counts_in_standings_history_and_recent_games(make_client: Any) -> None:
     client = make_client()
     group, (ana, ana_secret), (ben, ben_secret) = two_members(client)
     code = play_group_table(client, group, ana_secret, ben_secret)
     totals = service_of(client).book.tables[code].game.outcome.totals  # type: ignore[union-attr]
-    page = client.get(f"/api/groups/{group}", headers=auth(ana_secret)).json()
-    assert page["games"] == 1
+    page = group_page_with_games(client, group, ana_secret, 1)
     lines = {line["name"]: line for line in page["standings"]}
     assert lines["Ana"]["games"] == lines["Ben"]["games"] == 1
     assert lines["Ana"]["bullheads"] == totals[0]
@@ -134,8 +151,7 @@ def test_a_real_cards_game_for_the_group_counts_too(make_client: Any) -> None:
         enter(ws, entries, first["version"])
     outcome = game.outcome
     assert outcome is not None
-    page = client.get(f"/api/groups/{group}", headers=auth(ana_secret)).json()
-    assert page["games"] == 1
+    page = group_page_with_games(client, group, ana_secret, 1)
     recent = page["recent"][0]
     assert recent["real_cards"] is True
     assert [(p["name"], p["profile"]) for p in recent["players"]] == [

@@ -7,15 +7,20 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
+from tests.server import people_storage
 from tests.server.server_helpers import join, service_of
 
+from nimmt.server.settings import normalize_database_url
 from nimmt.server.storage import SqlStorage
 from nimmt.server.storage.people import FORMER_PLAYER
+
+# Every test here runs on each storage: in memory, SQLite and PostgreSQL.
+make_client = people_storage.make_client
+database_url = people_storage.database_url
 
 Message = dict[str, Any]
 HUMAN = {"kind": "human"}
@@ -136,9 +141,9 @@ def test_playing_without_a_profile_is_unchanged(make_client: Any) -> None:
 
 
 def test_deleting_a_profile_leaves_its_games_under_a_former_players_name(
-    make_client: Any, tmp_path: Path
+    make_client: Any, database_url: str
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'nimmt.db'}"
+    url = normalize_database_url(database_url)
     client = make_client(storage=SqlStorage(url))
     _profile, secret = make_profile(client)
     made = client.post(
@@ -161,7 +166,11 @@ def test_deleting_a_profile_leaves_its_games_under_a_former_players_name(
         joins = connection.execute(
             text("select seat, data from actions where kind = 'join' order by seq")
         ).all()
-        assert [(seat, json.loads(data)["name"]) for seat, data in joins] == [
+        # The data column is JSON on PostgreSQL (a dict here), text on SQLite.
+        datas = [
+            (seat, data if isinstance(data, dict) else json.loads(data)) for seat, data in joins
+        ]
+        assert [(seat, data["name"]) for seat, data in datas] == [
             (0, FORMER_PLAYER),
             (1, "Ben"),
         ]

@@ -83,6 +83,9 @@ class ResultSeat:
     winner: bool
     rows_taken: int
     round_penalties: tuple[int, ...]
+    decision_loss: float | None = None
+    """The bullheads lost to the seat's own decisions by the coach's post-game review (its
+    ``total_loss``), once somebody has asked for that review; ``None`` until then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +186,11 @@ class PeopleStore(Protocol):
         self, *, group: str | None = None, profile_id: str | None = None
     ) -> list[GameResult]:
         """The results of a group's games, or of the games a profile played, oldest first."""
+        ...
+
+    def note_decision_loss(self, table: str, game: int, seat: int, loss: float) -> bool:
+        """Keep the coach's review of a seat's decisions with its result (``False``: no result
+        of that game and seat is stored)."""
         ...
 
 

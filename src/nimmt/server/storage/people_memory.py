@@ -221,3 +221,14 @@ class MemoryPeople:
                 )
             ]
         return ordered(found)
+
+    def note_decision_loss(self, table: str, game: int, seat: int, loss: float) -> bool:
+        with self._lock:
+            result = self._results.get((table, game))
+            if result is None or not any(s.seat == seat for s in result.seats):
+                return False
+            seats = tuple(
+                replace(s, decision_loss=loss) if s.seat == seat else s for s in result.seats
+            )
+            self._results[(table, game)] = replace(result, seats=seats)
+            return True

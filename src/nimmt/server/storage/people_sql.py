@@ -16,6 +16,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -156,6 +157,7 @@ result_seats = Table(
     Column("winner", Boolean, nullable=False),
     Column("rows_taken", Integer, nullable=False),
     Column("round_penalties", JSON, nullable=False),
+    Column("decision_loss", Float, nullable=True),
 )
 
 _PROFILE = (
@@ -515,6 +517,7 @@ class SqlPeople:
                             "winner": seat.winner,
                             "rows_taken": seat.rows_taken,
                             "round_penalties": list(seat.round_penalties),
+                            "decision_loss": seat.decision_loss,
                         }
                         for seat in result.seats
                     ],
@@ -558,6 +561,7 @@ class SqlPeople:
                             row.winner,
                             row.rows_taken,
                             tuple(row.round_penalties),
+                            row.decision_loss,
                         )
                     )
         found = [
@@ -574,3 +578,13 @@ class SqlPeople:
         if profile_id is not None:
             found = [r for r in found if any(s.profile_id == profile_id for s in r.seats)]
         return ordered(found)
+
+    def note_decision_loss(self, table: str, game: int, seat: int, loss: float) -> bool:
+        with self._writing() as connection:
+            key = (result_seats.c.table_code == table) & (result_seats.c.game == game)
+            changed = connection.execute(
+                update(result_seats)
+                .where(key & (result_seats.c.seat == seat))
+                .values(decision_loss=loss)
+            )
+            return bool(changed.rowcount)

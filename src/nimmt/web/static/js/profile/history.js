@@ -1,8 +1,12 @@
-// A person's history on their profile page: their figures, and every finished game with its
-// result and replay link.
+// A person's history on their profile page: their figures (with the coach's reviews, the
+// bullheads lost to their own decisions), and every finished game with its result, what the
+// coach's review found when somebody asked for it, and the replay link.
 
 import { h } from "../dom.js";
-import { formatList, t } from "../i18n.js";
+import { currentLanguage, formatList, t } from "../i18n.js";
+import { formatBullheads } from "../table/coach.js";
+
+const lost = (loss) => formatBullheads(loss, currentLanguage());
 
 export function historyEl(history) {
   if (!history) return null;
@@ -14,11 +18,20 @@ export function historyEl(history) {
       per_round: totals.bullheads_per_round === null ? "–" : totals.bullheads_per_round,
       clean: totals.clean_rounds, rows: totals.rows_taken,
     }) }),
+    totals.reviewed_games
+      ? h("p", { class: "history-review", text: t("profile.reviewed_figures", {
+        count: totals.reviewed_games, loss: lost(totals.decision_loss),
+      }) })
+      : null,
     history.games.length
       ? h("ol", { class: "plain-list history-list" }, history.games.map((game) => h("li", {},
         h("span", { text: new Date(game.finished_at).toLocaleString() }), " · ",
         h("span", { text: game.winner ? t("profile.won", { total: game.total }) : t("profile.placed", { place: game.place, total: game.total }) }), " · ",
         h("span", { text: formatList(game.players.map((p) => p.name)) }), " · ",
+        game.decision_loss === null || game.decision_loss === undefined
+          ? null
+          : h("span", { class: "history-loss", text: t("profile.decision_loss", { count: game.decision_loss, loss: lost(game.decision_loss) }) }),
+        game.decision_loss === null || game.decision_loss === undefined ? null : " · ",
         h("a", { href: game.replay, text: t("profile.replay") }))))
       : h("p", { text: t("profile.no_games") }));
 }
