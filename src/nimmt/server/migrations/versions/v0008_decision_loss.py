@@ -1,7 +1,7 @@
 """The coach's review with a game's result: the bullheads a seat lost to its own decisions.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0008
+Revises: 0007
 
 Kept once somebody has asked for the review of that seat's game (``GET
 /api/tables/{code}/analysis``); every existing result has none.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision: str | None = "0005"
+revision = "0008"
+down_revision: str | None = "0007"
 branch_labels: str | None = None
 depends_on: str | None = None
 
