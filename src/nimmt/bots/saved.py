@@ -7,7 +7,7 @@ the features of :func:`nimmt.bots.policy.card_features` (where it would go on th
 are) and four that count cards (the unseen cards between its row's last card and it, whether
 that many could fill its row, the unseen cards below it, the seat's own cards between its row's
 last card and it); for a row, its bullheads, its length and whether it is the cheapest. The
-network scores a candidate ``x`` as ``x . linear + tanh(x W1 + b1) . w2``; a seat plays the
+network scores a candidate ``x`` as ``x . linear + max(x W1 + b1, 0) . w2``; a seat plays the
 legal candidate with the highest score (the lowest card, the first row on ties), or, when
 sampling, draws it from the softmax of the scores.
 
@@ -127,7 +127,7 @@ class Decisions:
         return result
 
 
-def candidate_features(decisions: Decisions) -> FloatArray:
+def candidate_features(decisions: Decisions) -> npt.NDArray[np.float32]:
     """``(N, 14, F)``: the features of every candidate of every decision (see the module)."""
     hands = decisions.hands
     size = hands.shape[0]
@@ -139,7 +139,7 @@ def candidate_features(decisions: Decisions) -> FloatArray:
         hands[:, None, :],
         np.zeros((size, 1), dtype=np.int64),
     )
-    features = np.zeros((size, CANDIDATES, FEATURES), dtype=np.float64)
+    features = np.zeros((size, CANDIDATES, FEATURES), dtype=np.float32)
     card_block = len(CARD_FEATURE_NAMES)
     features[:, :HAND_SIZE, :card_block] = card_features(batch)[:, 0]
     order = np.argsort(decisions.ends, axis=1)
@@ -172,7 +172,7 @@ def candidate_features(decisions: Decisions) -> FloatArray:
 
 @dataclass(slots=True)
 class Network:
-    """The weights of a policy (see the module): ``x . linear + tanh(x W1 + b1) . w2``."""
+    """The weights of a policy (see the module): ``x . linear + max(x W1 + b1, 0) . w2``."""
 
     linear: FloatArray
     w1: FloatArray
@@ -197,11 +197,13 @@ class Network:
             self.linear.copy(), self.w1.copy(), self.b1.copy(), self.w2.copy(), dict(self.info)
         )
 
-    def scores(self, features: FloatArray) -> FloatArray:
-        """``(..., 14)``: every candidate's score, rounded so that a batch and a single decision
-        give the same choices."""
-        hidden = np.tanh(features @ self.w1 + self.b1)
-        result: FloatArray = np.round(features @ self.linear + hidden @ self.w2, 9)
+    def scores(self, features: npt.NDArray[np.floating[Any]]) -> FloatArray:
+        """``(...)``: the score of every candidate of ``features`` ``(..., F)``, rounded so
+        that a batch and a single decision give the same choices."""
+        flat = features.reshape(-1, features.shape[-1]).astype(np.float64)
+        hidden = np.maximum(flat @ self.w1 + self.b1, 0)
+        scores = np.round(flat @ self.linear + hidden @ self.w2, 9)
+        result: FloatArray = scores.reshape(features.shape[:-1])
         return result
 
     def choose(
@@ -212,11 +214,12 @@ class Network:
     ) -> IntArray:
         """``(N,)``: each decision's candidate: the best-scored legal one, or with ``rng`` one
         drawn from the softmax of the scores divided by ``temperature``."""
-        scores = self.scores(candidate_features(decisions))
+        legal = decisions.legal
+        scores = np.full(legal.shape, -np.inf)
+        scores[legal] = self.scores(candidate_features(decisions)[legal])  # legal ones only
         if rng is not None:
-            uniform = np.maximum(rng.random(scores.shape), 1e-300)
+            uniform = np.maximum(rng.random(legal.shape), 1e-300)
             scores = scores / temperature - np.log(-np.log(uniform))
-        scores = np.where(decisions.legal, scores, -np.inf)
         chosen: IntArray = scores.argmax(axis=1)
         return chosen
 

@@ -40,17 +40,16 @@ IntArray = npt.NDArray[np.int64]
 Policy = Callable[[npt.NDArray[np.float32], MaskArray], Any]
 """``policy(observations (N, size), masks (N, 108)) -> actions (N,)``."""
 
-_NUMBERS = np.arange(1, CARDS + 1, dtype=np.int64)
-_NO_CARD = CARDS + 1
-
 
 def decisions(observations: npt.NDArray[np.float32], masks: MaskArray) -> Decisions:
     """The :class:`~nimmt.bots.saved.Decisions` of ``observations`` and their ``masks``: the same
     numbers :meth:`~nimmt.bots.saved.Decisions.from_views` reads from the seats' views."""
     size = observations.shape[0]
-    held = np.where(observations[:, HAND] == 1, _NUMBERS, _NO_CARD)
-    hands = np.sort(held, axis=1)[:, :HAND_SIZE]
-    hands[hands == _NO_CARD] = 0
+    held = observations[:, HAND] == 1
+    owner, card = np.nonzero(held)  # row by row, cards rising
+    slot = np.cumsum(held, axis=1)[owner, card] - 1
+    hands = np.zeros((size, HAND_SIZE), dtype=np.int64)
+    hands[owner, slot] = card + 1
     seen = np.zeros((size, CARDS + 1), dtype=bool)
     seen[:, 1:] = observations[:, SEEN] == 1
     legal = np.zeros((size, CANDIDATES), dtype=bool)
