@@ -105,51 +105,34 @@ def gradients(network: Network, features: Array, weights: Array) -> dict[str, Ar
     }
 
 
-def evaluate(network: Network, num_envs: int, seed: int) -> dict[str, float]:
-    """The best-scored choices of ``network`` against three ``greedy`` bots, on ``EVAL_DEALS``
-    deals from ``seed``: mean bullheads and mean relative reward per round."""
-    policy = SnapshotPolicy(network)
+def evaluate(
+    network: Network | None, num_envs: int, seed: int, deals: int = EVAL_DEALS
+) -> dict[str, float]:
+    """The best-scored choices of ``network`` (``None``: the ``greedy`` rule) against three
+    ``greedy`` bots on ``deals`` deals from ``seed``, the same number in every environment:
+    mean bullheads and mean relative reward per round."""
+    policy = SnapshotPolicy(network) if network is not None else greedy
     envs = VectorEnv(num_envs=num_envs, opponents="greedy", reward="relative")
+    quota = -(-deals // num_envs)
     obs, info = envs.reset(seed=seed)
     heads, relative = [], []
     episode = np.zeros(num_envs)
+    counted = np.zeros(num_envs, dtype=np.int64)
     done = np.zeros(num_envs, dtype=bool)
-    rounds = 0
-    while rounds < EVAL_DEALS:
+    while (counted < quota).any():
         mask = info["action_mask"]
         actions = np.where(mask.any(axis=1), policy(obs, mask), 0)
         obs, reward, terminated, _, info = envs.step(actions)
         episode += np.where(done, 0, reward)
-        for env in np.flatnonzero(terminated):
+        for env in np.flatnonzero(terminated & (counted < quota)):
             heads.append(obs[env, envs.layout.totals][0])
             relative.append(episode[env])
-            episode[env] = 0
-        rounds += int(terminated.sum())
+            counted[env] += 1
+        episode[terminated] = 0
         done = terminated
     return {
         "mean_bullheads": round(float(np.mean(heads)), 3),
         "mean_reward": round(float(np.mean(relative)), 3),
-    }
-
-
-def greedy_reference(num_envs: int, seed: int) -> dict[str, float]:
-    """What ``greedy`` itself scores in the learner's seat on the evaluation deals."""
-    envs = VectorEnv(num_envs=num_envs, opponents="greedy", reward="relative")
-    obs, info = envs.reset(seed=seed)
-    heads, rewards = [], []
-    episode = np.zeros(num_envs)
-    done = np.zeros(num_envs, dtype=bool)
-    while len(heads) < EVAL_DEALS:
-        obs, reward, terminated, _, info = envs.step(greedy(obs, info["action_mask"]))
-        episode += np.where(done, 0, reward)
-        for env in np.flatnonzero(terminated):
-            heads.append(obs[env, envs.layout.totals][0])
-            rewards.append(episode[env])
-            episode[env] = 0
-        done = terminated
-    return {
-        "mean_bullheads": round(float(np.mean(heads)), 3),
-        "mean_reward": round(float(np.mean(rewards)), 3),
     }
 
 
@@ -164,6 +147,7 @@ def train(
     snapshot_every: int = 10,
     eval_every: int = 25,
     eval_envs: int = 256,
+    eval_deals: int = EVAL_DEALS,
 ) -> tuple[Network, list[dict[str, float]]]:
     """Train for ``seconds`` of this process's CPU time (or ``iterations`` updates, whichever
     ends first; the evaluations are counted in); returns the network and the learning curve
@@ -194,7 +178,7 @@ def train(
             "seconds": round(time.perf_counter() - start, 1),
             "train_reward": round(float(np.mean(recent_rewards)), 3) if recent_rewards else 0.0,
         }
-        point.update(evaluate(network, eval_envs, seed=10_000))
+        point.update(evaluate(network, eval_envs, 10_000, eval_deals))
         curve.append(point)
 
     note()
@@ -278,7 +262,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.reference:
-        print(json.dumps({"reference": "greedy", **greedy_reference(256, 10_000)}))
+        print(json.dumps({"reference": "greedy", **evaluate(None, 256, 10_000)}))
     network, curve = train(
         args.seconds,
         iterations=args.iterations,
