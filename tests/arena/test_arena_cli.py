@@ -76,6 +76,7 @@ def test_arena_records_every_game(tmp_path: Path) -> None:
         (["greedy", "mc:0"], "mc:N"),
         (["greedy", "random", "--deals", "0"], "at least one"),
         (["greedy", "random", "--jobs", "0"], "--jobs"),
+        (["greedy", "policy:nowhere.npz"], "bot 'policy:nowhere.npz': no policy file at"),
     ],
 )
 def test_arena_refuses_bad_requests_in_one_line(args: list[str], message: str) -> None:
@@ -84,6 +85,20 @@ def test_arena_refuses_bad_requests_in_one_line(args: list[str], message: str) -
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+
+
+def test_a_saved_policy_takes_a_seat(tmp_path: Path) -> None:
+    import numpy as np
+
+    from nimmt.bots.saved import Network
+
+    path = Network.initial(8, np.random.default_rng(1)).save(tmp_path / "mine.npz")
+    bots = (f"policy:{path}", "greedy", "random")
+    result = run(*bots, "--deals", "3", "--seed", "2", "--json", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert [bot["bot"] for bot in figures["bots"]] == list(bots)
+    assert figures["games"] == 9 and figures["bots"][0]["mean"] > 0
 
 
 def test_the_piped_table_is_not_cut_to_80_columns() -> None:

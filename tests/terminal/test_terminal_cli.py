@@ -153,6 +153,10 @@ def test_end_of_input_ends_with_one_error_line() -> None:
         (["--players", "11"], "error: classic 6 nimmt! is for 2 to 10 players, not 11"),
         (["--players", "1"], "error: classic 6 nimmt! is for 2 to 10 players, not 1"),
         (["--bots", "nosuchbot"], "error: unknown bot 'nosuchbot'"),
+        (
+            ["-n", "3", "--bots", "greedy,policy:no.npz"],
+            "error: bot 'policy:no.npz': no policy file at",
+        ),
         (["--players", "4", "--bots", "greedy,random"], "error: 2 bot kinds given for 3"),
         (["--fast", "--delay", "1"], "error: give --fast or --delay, not both"),
         (["--delay", "-1"], "error: --delay must be between 0 and 10 seconds"),

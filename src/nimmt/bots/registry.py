@@ -3,7 +3,8 @@ arena or at a web table stands for.
 
 The names: ``random``, ``greedy``, ``mc:N``, the levels ``easy``, ``medium`` and ``hard``
 (:data:`LEVELS`), ``hard-v1``, ``hard-v2``, ``search:...`` and ``strong:...`` for the arena, and
-``cmd:COMMAND`` for a separate program (:mod:`nimmt.bots.external`). :data:`BOT_NAMES` lists the
+``cmd:COMMAND`` for a separate program (:mod:`nimmt.bots.external`), ``policy:PATH`` for a saved
+policy (:mod:`nimmt.bots.saved`). :data:`BOT_NAMES` lists the
 names offered to people. This module knows every kind of bot; no bot module knows another's
 names.
 """
@@ -16,6 +17,7 @@ from nimmt.bots.base import Bot, Limit
 from nimmt.bots.external import ProgramBot, is_program
 from nimmt.bots.levels import HARD_V1_SETTINGS, MEDIUM_SETTINGS, SearchBot, parse_settings
 from nimmt.bots.montecarlo import MonteCarloBot
+from nimmt.bots.saved import PolicyBot, PolicyFileError, is_policy
 from nimmt.bots.simple import GreedyBot, RandomBot
 from nimmt.bots.strong import HARD_SETTINGS, HARD_V2_SETTINGS, StrongBot, parse_strong
 
@@ -53,13 +55,20 @@ def make_bot(
 
     A ``cmd:COMMAND`` bot is a program (:class:`~nimmt.bots.external.ProgramBot`), started at
     its first decision: whoever makes one closes it, or makes it inside a
-    :class:`~nimmt.bots.external.ProgramScope`.
+    :class:`~nimmt.bots.external.ProgramScope`. A ``policy:PATH`` bot reads the policy file at
+    ``PATH`` (:class:`~nimmt.bots.saved.PolicyBot`); a missing or bad file is an
+    :class:`UnknownBotError` that says what is wrong.
     """
     if is_program(name):
         try:
             return ProgramBot(name)
         except ValueError as error:
             raise UnknownBotError(f"unknown bot {name!r}: {error}") from None
+    if is_policy(name):
+        try:
+            return PolicyBot(name.strip())
+        except PolicyFileError as error:
+            raise UnknownBotError(f"bot {name.strip()!r}: {error}") from None
     generator = rng if isinstance(rng, random.Random) else random.Random(rng)
     key = name.strip().lower()
     if key == "random":
@@ -93,5 +102,5 @@ def make_bot(
         return MonteCarloBot(int(count), generator)
     raise UnknownBotError(
         f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}, mc:N (e.g. mc:64) "
-        'or cmd:COMMAND (e.g. cmd:"python3 mybot.py")'
+        'cmd:COMMAND (e.g. cmd:"python3 mybot.py") or policy:PATH (a saved policy)'
     )

@@ -45,8 +45,8 @@ def arena(
         list[str],
         typer.Argument(
             metavar="BOT...",
-            help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …, or cmd:COMMAND "
-            "for your own program (docs/bots.md).",
+            help="2 to 10 bots, one seat each: random, greedy, mc:N, easy, …, cmd:COMMAND "
+            "for your own program, or policy:PATH for a saved policy (docs/bots.md).",
         ),
     ],
     deals: Annotated[

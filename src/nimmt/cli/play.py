@@ -40,7 +40,8 @@ def play(
             "--bots",
             metavar="KIND[,KIND...]",
             help="The bots' kind: one for every bot, or one per bot seat, comma-separated "
-            f"({', '.join(BOT_NAMES)}, or cmd:COMMAND for your own program).",
+            f"({', '.join(BOT_NAMES)}, cmd:COMMAND for your own program, or policy:PATH for a "
+            "saved policy).",
         ),
     ] = DEFAULT_BOT,
     name: Annotated[

@@ -83,6 +83,13 @@ def serve(
         settings = Settings(**overrides)
     except ValidationError as error:
         fail(f"invalid setting: {error.errors()[0]['loc'][0]}: {error.errors()[0]['msg']}")
+    if settings.policy_dir is not None:
+        from nimmt.server.policybots import PolicyDirError, offered_policies
+
+        try:
+            offered_policies(settings.policy_dir)
+        except PolicyDirError as error:
+            fail(str(error))
     try:
         shown_db = make_url(settings.db).render_as_string(hide_password=True)
     except Exception:

@@ -32,9 +32,11 @@ from nimmt.env.table import (
     EnvConfigError,
     IllegalActionError,
     Opponent,
+    OpponentSpec,
     check_choice,
     deal_round,
-    opponent_names,
+    opponent_specs,
+    spec_name,
 )
 
 EpisodeKind = Literal["round", "game"]
@@ -91,10 +93,12 @@ def legal_or_substitute(
 
 
 class ClassicEnv(gym.Env[ObsArray, np.int64]):
-    """One learning seat (seat 0) against ``opponents`` (bot names), see ``docs/env.md``.
+    """One learning seat (seat 0) against ``opponents`` (bot names or policies), see
+    ``docs/env.md``.
 
-    ``opponents``: one bot name for every opponent, or a list with one name per opponent
-    (``players`` = 1 + their number, 2 to 10); ``players`` (with a single name, default 4);
+    ``opponents``: one bot name (or policy, :mod:`nimmt.env.policies`) for every opponent, or a
+    list with one per opponent (``players`` = 1 + their number, 2 to 10); ``players`` (with a
+    single name, default 4);
     ``episode``: ``"round"`` (10 turns) or ``"game"`` (rounds until someone has more than 66);
     ``reward``: ``"bullheads"`` (minus the bullheads seat 0 takes) or ``"relative"`` (minus
     the difference to the mean of the others'); ``illegal_action``: ``"first_legal"`` (the lowest
@@ -105,7 +109,7 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
 
     def __init__(
         self,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "greedy",
         *,
         players: int | None = None,
         episode: EpisodeKind = "round",
@@ -113,10 +117,11 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
         illegal_action: IllegalActionRule = "first_legal",
         render_mode: str | None = None,
     ) -> None:
-        self.opponent_names = opponent_names(opponents, players)
-        for name in self.opponent_names:
-            Opponent.check(name)
-        self.players = len(self.opponent_names) + 1
+        self.opponents = opponent_specs(opponents, players)
+        for spec in self.opponents:
+            Opponent.check(spec)
+        self.opponent_names = tuple(spec_name(spec) for spec in self.opponents)
+        self.players = len(self.opponents) + 1
         self.episode: EpisodeKind = check_choice("episode", episode, EPISODES)  # type: ignore[assignment]
         self.reward_kind: RewardKind = check_choice("reward", reward, REWARDS)  # type: ignore[assignment]
         self.illegal_action: IllegalActionRule = check_choice(  # type: ignore[assignment]
@@ -149,7 +154,9 @@ class ClassicEnv(gym.Env[ObsArray, np.int64]):
                     f"the position has {game.players} seats, the environment {self.players}"
                 )
         rng = self.np_random
-        self._opponents = [Opponent(name, rng) for name in self.opponent_names]
+        self._opponents = [
+            Opponent(spec, rng, seat) for seat, spec in enumerate(self.opponents, start=1)
+        ]
         if game is not None:
             self._game = game
             self._deal = Deal([], [], rng.random((HAND_SIZE, self.players, 2)))

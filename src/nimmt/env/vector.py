@@ -5,8 +5,10 @@ each the same as a :class:`~nimmt.env.ClassicEnv` with the same options: the sam
 and action encoding, the same seeded deals and opponent choices (sub-environment ``i`` seeded
 with ``seed + i`` plays exactly what ``ClassicEnv`` plays with that seed), the row choice as a
 step of its own. The rules run in :mod:`nimmt.bots.batchsim` (a row kept as its last card, its
-length and its bullheads), which the tests check against the engine. Opponents are ``random``
-or ``greedy``; a finished sub-environment is reset on the next step (Gymnasium's ``NEXT_STEP``
+length and its bullheads), which the tests check against the engine. Opponents are ``random``,
+``greedy`` or policies (:mod:`nimmt.env.policies`: a learner's snapshots, ``policy:PATH``, any
+batched callback), each policy called once a step for all the sub-environments and seats it
+plays; a finished sub-environment is reset on the next step (Gymnasium's ``NEXT_STEP``
 autoreset: that step ignores its action and returns the new episode's first observation).
 """
 
@@ -45,12 +47,16 @@ from nimmt.env.encoding import (
     describe_action,
     observation_space,
 )
+from nimmt.env.policies import Policy
 from nimmt.env.table import (
     BUILTIN_OPPONENTS,
     EnvConfigError,
     IllegalActionError,
+    OpponentSpec,
     check_choice,
-    opponent_names,
+    opponent_specs,
+    policy_actions,
+    spec_name,
 )
 
 IntArray = npt.NDArray[np.int64]
@@ -61,7 +67,8 @@ _HEADS = np.asarray(BULLHEADS, dtype=np.int64)
 
 
 class VectorEnv(GymVectorEnv[Any, Any, Any]):
-    """``num_envs`` games of one learning seat (seat 0) against ``random`` or ``greedy`` bots.
+    """``num_envs`` games of one learning seat (seat 0) against ``random``, ``greedy`` or
+    policies (:mod:`nimmt.env.policies`).
 
     The options are :class:`~nimmt.env.ClassicEnv`'s. Observations are ``(num_envs, size)``,
     actions ``(num_envs,)``; ``infos["action_mask"]`` (and :meth:`action_masks`) is
@@ -73,7 +80,7 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
     def __init__(
         self,
         num_envs: int = 256,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "greedy",
         *,
         players: int | None = None,
         episode: EpisodeKind = "round",
@@ -83,16 +90,18 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise EnvConfigError(f"num_envs must be a whole number of 1 or more, not {num_envs!r}")
-        names = opponent_names(opponents, players)
-        for name in names:
-            if name not in BUILTIN_OPPONENTS:
+        specs = opponent_specs(opponents, players)
+        for spec in specs:
+            if isinstance(spec, str) and spec not in BUILTIN_OPPONENTS:
                 raise EnvConfigError(
                     f"the vector environment plays only {' and '.join(BUILTIN_OPPONENTS)} "
-                    f"opponents, not {name!r} (ClassicEnv plays every bot)"
+                    f"opponents, not {spec!r}, and policies (policy:PATH or a callable, "
+                    "nimmt.env.policies); ClassicEnv plays every bot"
                 )
         if render_mode is not None:
             raise EnvConfigError("the vector environment does not render")
-        self.opponent_names = names
+        self.opponents = specs
+        self.opponent_names = names = tuple(spec_name(spec) for spec in specs)
         self.players = players = len(names) + 1
         self.episode: EpisodeKind = check_choice("episode", episode, EPISODES)  # type: ignore[assignment]
         self.reward_kind: RewardKind = check_choice("reward", reward, REWARDS)  # type: ignore[assignment]
@@ -106,7 +115,12 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._random_seat = np.array([False, *(name == "random" for name in names)])
+        self._random_seat = np.array([False, *(spec == "random" for spec in specs)])
+        # Seats played by one policy are asked together: (policy, its seats, a name for errors).
+        self._groups: list[tuple[Policy, IntArray, str]] = []
+        for spec in dict.fromkeys(spec for spec in specs if not isinstance(spec, str)):
+            seats = np.array([1 + i for i, other in enumerate(specs) if other is spec])
+            self._groups.append((spec, seats, f"the policy {spec_name(spec)!r}"))
         size = num_envs
         self._index = np.arange(size)
         self._batch = Batch(
@@ -121,6 +135,7 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         self._pending = np.zeros(size, dtype=bool)
         self._revealed = np.zeros((size, players), dtype=np.int64)
         self._seen = np.zeros((size, CARDS + 1), dtype=bool)
+        self._public = np.zeros((size, CARDS + 1), dtype=bool)  # starters and revealed cards
         self._draws = np.zeros((size, HAND_SIZE, players, 2), dtype=np.float64)
         self._autoreset = np.zeros(size, dtype=bool)
         self._generators: list[np.random.Generator] | None = None
@@ -265,6 +280,7 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         seen = np.zeros((envs.size, CARDS + 1), dtype=bool)
         rows = np.arange(envs.size)[:, None]
         seen[rows, starters] = True
+        self._public[envs] = seen
         seen[rows, hands[:, 0, :]] = True
         self._seen[envs] = seen
 
@@ -291,10 +307,17 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
             slots = np.where(self._random_seat[None, :], random_slots, slots)
         rows = np.arange(envs.size)
         slots[:, 0] = (hands[:, 0, :] == (actions + 1)[:, None]).argmax(axis=1)
+        for policy, seats, who in self._groups:
+            places = np.tile(envs, seats.size)
+            owners = np.repeat(seats, envs.size)
+            obs, masks = self._seat_observations(places, owners, None)
+            cards = policy_actions(policy, obs, masks, who, places).reshape(seats.size, -1) + 1
+            slots[:, seats] = (hands[:, seats, :] == cards.T[:, :, None]).argmax(axis=2)
         cards = hands[rows[:, None], np.arange(self.players)[None, :], slots]
         hands[rows[:, None], np.arange(self.players)[None, :], slots] = EMPTY
         batch.hands[envs] = hands
         self._seen[envs[:, None], cards] = True
+        self._public[envs[:, None], cards] = True
         low_owner = cards.argmin(axis=1)
         too_low = cards.min(axis=1) < sub.ends.min(axis=1)
         waits = too_low & (low_owner == 0)
@@ -304,6 +327,12 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         greedy_rows = sub.heads.argmin(axis=1)
         random_rows = (draws[rows, low_owner, 1] * NUM_ROWS).astype(np.int64)
         low_rows = np.where(self._random_seat[low_owner], random_rows, greedy_rows)
+        for policy, seats, who in self._groups:
+            asked = np.flatnonzero(too_low & np.isin(low_owner, seats))
+            if asked.size:
+                obs, masks = self._seat_observations(envs[asked], low_owner[asked], cards[asked])
+                chosen = policy_actions(policy, obs, masks, who, envs[asked])
+                low_rows[asked] = chosen - ROW_ACTION
         go = ~waits
         return cards[go], low_rows[go], envs[go]
 
@@ -325,6 +354,37 @@ class VectorEnv(GymVectorEnv[Any, Any, Any]):
         batch.penalties[envs] = sub.penalties
         taken: IntArray = sub.penalties - before
         return taken
+
+    def _seat_observations(
+        self, envs: IntArray, seats: IntArray, revealed: IntArray | None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """The observations and masks of ``seats`` (one per entry of ``envs``), as
+        ``encode_view`` and ``action_mask`` give them: choosing a card, or with ``revealed``
+        (this turn's cards by seat) the row to take."""
+        layout = self.layout
+        batch = self._batch
+        count = envs.size
+        index = np.arange(count)[:, None]
+        order = (seats[:, None] + np.arange(self.players)[None, :]) % self.players
+        held = np.zeros((count, CARDS + 1), dtype=bool)
+        held[index, batch.hands[envs, seats]] = True
+        obs = np.zeros((count, layout.size), dtype=np.float32)
+        obs[:, :CARDS] = held[:, 1:]
+        obs[:, SEEN] = (held | self._public[envs])[:, 1:]
+        obs[:, ROW_END] = batch.ends[envs]
+        obs[:, ROW_LENGTH] = batch.lengths[envs]
+        obs[:, ROW_BULLHEADS] = batch.heads[envs]
+        obs[:, layout.penalties] = batch.penalties[envs[:, None], order]
+        obs[:, layout.totals] = self._totals[envs[:, None], order]
+        obs[:, layout.turn] = self._turn[envs]
+        masks = np.zeros((count, NUM_ACTIONS), dtype=np.int8)
+        if revealed is None:
+            masks[:, :CARDS] = held[:, 1:]
+        else:
+            obs[:, layout.revealed] = revealed[index, order]
+            obs[:, layout.must_take_row] = 1
+            masks[:, ROW_ACTION:] = 1
+        return obs, masks
 
     def _observations(self) -> npt.NDArray[np.float32]:
         layout = self.layout

@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
+from nimmt.bots import BOT_NAMES
 from nimmt.server import readiness
 from nimmt.server.book import first_line
 from nimmt.server.botpool import BotPool, BotRunner, InlineBots
@@ -31,6 +32,7 @@ from nimmt.server.errors import ServiceError
 from nimmt.server.hosts import HostCheck, HostRule
 from nimmt.server.logs import RequestContext
 from nimmt.server.metrics import QUOTA_REFUSALS
+from nimmt.server.policybots import PolicyBots, offered_policies
 from nimmt.server.routers import api, groups, metrics, pages, profiles, replay, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
 from nimmt.server.service import GameService
@@ -90,6 +92,7 @@ def create_app(
     """The app. ``storage`` replaces the database of ``settings.db`` (tests pass the in-memory
     twin); ``bots`` replaces where the bots think (tests pass a runner they can hold)."""
     settings = settings if settings is not None else Settings()
+    policies = offered_policies(settings.policy_dir) if settings.policy_dir is not None else {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -105,17 +108,19 @@ def create_app(
                 partial(SqlStorage, settings.db, run_migrations=settings.migrate)
             )
         )
-        runner: BotRunner = (
+        runner: BotRunner = PolicyBots(
             bots
             if bots is not None
             else BotPool(settings.bot_processes)
             if settings.bot_processes > 0
-            else InlineBots()
+            else InlineBots(),
+            policies,
         )
         coach: CoachRunner = CoachPool() if settings.bot_processes > 0 else InlineCoach()
         bus: Bus = RedisBus(settings.bus) if settings.bus else LocalBus()
         service = GameService(
             store,
+            bot_names=(*BOT_NAMES, *policies),
             bot_delay=settings.bot_delay,
             deal_seed=settings.deal_seed,
             bots=runner,

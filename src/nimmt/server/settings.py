@@ -124,6 +124,9 @@ class Settings(BaseSettings):
     """Finished tables where nobody acted for this many days are deleted (0: kept forever)."""
     abandoned_days: float = Field(default=30.0, ge=0)
     """Unfinished tables where nobody acted for this many days are deleted (0: kept forever)."""
+    policy_dir: Path | None = None
+    """A folder of saved policies (``NAME.npz``, docs/env.md), each offered at the tables as
+    the bot ``policy:NAME.npz``; without it no policy is offered, and no table reads a file."""
 
     @field_validator("metrics_allowed")
     @classmethod
