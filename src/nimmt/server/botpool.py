@@ -3,7 +3,8 @@
 A strong bot searches for tens of milliseconds per decision and holds the GIL while it does; in
 the server's process that would stall every table. :class:`BotPool` sends each decision (the bot's
 name, a seed and the seat's :class:`~nimmt.engine.SeatView`, nothing more) to worker processes
-(:mod:`nimmt.server.workers`) at a lower priority than the server's.
+(:mod:`nimmt.server.workers`) at a lower priority than the server's; only the quick bots
+(:data:`QUICK_BOTS`) decide at once in the server's thread, which costs less than the trip.
 
 :class:`InlineBots` decides in the calling thread: for tests and tools that drive the service
 without processes.
@@ -48,6 +49,11 @@ takes about 0.6 s of a core, which 50 tables on two busy cores cannot give each 
 bullheads a deal weaker (docs/bots.md, the ladder). Only late decisions are rushed."""
 
 
+QUICK_BOTS = frozenset({"random", "greedy"})
+"""Bots that decide in a few tens of microseconds (``greedy``: about 25 us of a core): less than
+sending the decision to a worker and back costs, so they decide in the server's own thread."""
+
+
 def remaining_budget(asked_at: float, now: float) -> float:
     """What is left of :data:`DECISION_BUDGET` for a decision asked for at ``asked_at`` (both
     ``time.monotonic``, one clock for every process of the machine), at least
@@ -89,12 +95,22 @@ class BotPool(WorkerPool):
 
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
         asked_at = time.monotonic()
+        if bot in QUICK_BOTS:
+            return _decide_here(bot, seed, view, asked_at)
         choice, waited = await self.run(timed_decide, bot, seed, view, asked_at)
         BOT_QUEUE_WAIT.observe(waited)
         if remaining_budget(asked_at, asked_at + waited) <= QUICK_BUDGET and bot in RUSHED:
             BOT_RUSHED.inc()
         BOT_DECISION.observe(time.monotonic() - asked_at)
         return choice
+
+
+def _decide_here(bot: str, seed: int, view: SeatView, asked_at: float) -> int:
+    """:func:`decide` in the calling thread (no queue to wait in)."""
+    choice = decide(bot, seed, view, asked_at)
+    BOT_QUEUE_WAIT.observe(0.0)
+    BOT_DECISION.observe(time.monotonic() - asked_at)
+    return choice
 
 
 class InlineBots:
@@ -104,11 +120,7 @@ class InlineBots:
         pass
 
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
-        asked_at = time.monotonic()
-        choice = decide(bot, seed, view, asked_at)
-        BOT_QUEUE_WAIT.observe(0.0)
-        BOT_DECISION.observe(time.monotonic() - asked_at)
-        return choice
+        return _decide_here(bot, seed, view, time.monotonic())
 
     async def close(self) -> None:
         pass

@@ -111,6 +111,8 @@ class GameService:
             retry_seconds=retry_seconds,
         )
         self.coach = CoachDesk(coach if coach is not None else InlineCoach())
+        self.bots_started = False
+        """The bots' workers have started (or failed to: they start when first needed)."""
         self.table_coach = TableCoach(self.book, self.coach, self.dealer)
         self.follower = Follower(
             self.book,
@@ -154,12 +156,16 @@ class GameService:
         a table is loaded by whichever process is asked for it first."""
         await self.follower.start()
         self.retention.start()
-        self.book.spawn(self._start_runner(self.bot_seats.runner.start, "bot workers"), "bots")
+        self.book.spawn(self._start_bots(), "bots")
         self.book.spawn(self._start_runner(self.coach.runner.start, "coach's worker"), "coach")
         if not self.book.shared:
             since = self.book.clock() - timedelta(seconds=self.idle_seconds)
             for code in await self.book.read(self.storage.active_codes, since):
                 await self.book.load(code)
+
+    async def _start_bots(self) -> None:
+        await self._start_runner(self.bot_seats.runner.start, "bot workers")
+        self.bots_started = True
 
     @staticmethod
     async def _start_runner(start: Callable[[], Any], what: str) -> None:
