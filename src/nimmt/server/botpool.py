@@ -13,6 +13,7 @@ without processes.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from nimmt.bots import Limit, make_bot
@@ -42,11 +43,12 @@ asked (``hard`` refines its choice only while it has time:
 :attr:`nimmt.bots.strong.StrongSettings.budget`)."""
 QUICK_BUDGET = 0.05
 """What a decision gets when the queue ate its budget."""
-RUSHED = {"hard": "medium"}
-"""Who decides for a slow bot when the queue ate its budget: even ``hard``'s first search stage
-takes about 0.6 s of a core, which 50 tables on two busy cores cannot give each time; ``medium``
-(the same kind of search with 16 deals, a few milliseconds) keeps the table moving, at about four
-bullheads a deal weaker (docs/bots.md, the ladder). Only late decisions are rushed."""
+RUSHED: dict[str, tuple[str, float]] = {"hard": ("medium", 0.6)}
+"""Who decides for a slow bot when the queue left it less than the time it needs, and that
+time: ``hard``'s first search stage always runs and takes about 0.6 s of a core whatever its
+budget, which 50 tables on two busy cores cannot give each time; ``medium`` (the same kind of
+search with 16 deals, about 8 ms) keeps the table moving, at about four bullheads a deal weaker
+(docs/bots.md, the ladder). Only late decisions are rushed."""
 
 
 QUICK_BOTS = frozenset({"random", "greedy"})
@@ -67,21 +69,45 @@ def remaining_budget(asked_at: float, now: float) -> float:
     return max(QUICK_BUDGET, DECISION_BUDGET - (now - asked_at))
 
 
-def decide(bot: str, seed: int, view: SeatView, asked_at: float | None = None) -> int:
+def deciding_bot(bot: str, budget: float) -> str:
+    """Who decides for ``bot`` with ``budget`` seconds left: ``bot`` itself, or its quick
+    stand-in (:data:`RUSHED`) when that is less than ``bot`` needs.
+
+    >>> deciding_bot("hard", 0.9), deciding_bot("hard", 0.3), deciding_bot("easy", 0.05)
+    ('hard', 'medium', 'easy')
+    """
+    stand_in = RUSHED.get(bot)
+    if stand_in is not None and budget < stand_in[1]:
+        return stand_in[0]
+    return bot
+
+
+def decide(
+    bot: str,
+    seed: int,
+    view: SeatView,
+    asked_at: float | None = None,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
     """One decision of the bot called ``bot``, its randomness drawn from ``seed``, within what
-    is left of its budget when asked at ``asked_at`` (default: now)."""
-    now = time.monotonic()
+    is left of its budget when asked at ``asked_at`` (default: now) by ``clock``."""
+    now = clock()
     budget = remaining_budget(now if asked_at is None else asked_at, now)
-    if budget <= QUICK_BUDGET:
-        bot = RUSHED.get(bot, bot)
-    player = make_bot(bot, seed, limit=Limit(seconds=budget))
+    player = make_bot(deciding_bot(bot, budget), seed, limit=Limit(seconds=budget))
     return player.choose_row(view) if view.must_choose_row else player.choose_card(view)
 
 
-def timed_decide(bot: str, seed: int, view: SeatView, asked_at: float) -> tuple[int, float]:
+def timed_decide(
+    bot: str,
+    seed: int,
+    view: SeatView,
+    asked_at: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[int, float]:
     """:func:`decide` in a worker, and how long the decision waited for it (seconds)."""
-    waited = time.monotonic() - asked_at
-    return decide(bot, seed, view, asked_at), waited
+    waited = clock() - asked_at
+    return decide(bot, seed, view, asked_at, clock=clock), waited
 
 
 class BotPool(WorkerPool):
@@ -99,7 +125,7 @@ class BotPool(WorkerPool):
             return _decide_here(bot, seed, view, asked_at)
         choice, waited = await self.run(timed_decide, bot, seed, view, asked_at)
         BOT_QUEUE_WAIT.observe(waited)
-        if remaining_budget(asked_at, asked_at + waited) <= QUICK_BUDGET and bot in RUSHED:
+        if deciding_bot(bot, remaining_budget(asked_at, asked_at + waited)) != bot:
             BOT_RUSHED.inc()
         BOT_DECISION.observe(time.monotonic() - asked_at)
         return choice
