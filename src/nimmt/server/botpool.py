@@ -12,6 +12,7 @@ without processes.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -49,6 +50,22 @@ time: ``hard``'s first search stage always runs and takes about 0.6 s of a core 
 budget, which 50 tables on two busy cores cannot give each time; ``medium`` (the same kind of
 search with 16 deals, about 8 ms) keeps the table moving, at about four bullheads a deal weaker
 (docs/bots.md, the ladder). Only late decisions are rushed."""
+
+
+LATEST_SECONDS = 2.0
+"""A decision no worker answered this long after its table asked is made in the server's thread
+by a quick stand-in (:func:`late_stand_in`), so that a table never waits much longer for a bot."""
+
+
+def late_stand_in(bot: str) -> str:
+    """Who decides in the server's thread for ``bot`` when no worker answered in time: its
+    stand-in of :data:`RUSHED` (``medium`` for ``hard``: a few milliseconds), else ``greedy``.
+
+    >>> late_stand_in("hard"), late_stand_in("easy"), late_stand_in("mc:64")
+    ('medium', 'greedy', 'greedy')
+    """
+    stand_in = RUSHED.get(bot)
+    return stand_in[0] if stand_in is not None else "greedy"
 
 
 QUICK_BOTS = frozenset({"random", "greedy"})
@@ -123,7 +140,15 @@ class BotPool(WorkerPool):
         asked_at = time.monotonic()
         if bot in QUICK_BOTS:
             return _decide_here(bot, seed, view, asked_at)
-        choice, waited = await self.run(timed_decide, bot, seed, view, asked_at)
+        try:
+            choice, waited = await asyncio.wait_for(
+                self.run(timed_decide, bot, seed, view, asked_at), LATEST_SECONDS
+            )
+        except TimeoutError:
+            # The workers are starved (a busy machine gives their lower priority little): a
+            # quick stand-in decides here; the worker's answer, if it ever comes, is dropped.
+            BOT_RUSHED.inc()
+            return _decide_here(late_stand_in(bot), seed, view, asked_at)
         BOT_QUEUE_WAIT.observe(waited)
         if deciding_bot(bot, remaining_budget(asked_at, asked_at + waited)) != bot:
             BOT_RUSHED.inc()

@@ -3,6 +3,7 @@ what is left, and a slow bot whose budget the queue ate is decided by a quicker 
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from typing import Any
@@ -65,3 +66,28 @@ def test_the_budget_counts_from_the_ask_on_the_given_clock(monkeypatch: pytest.M
         ("easy", 0.5),  # no stand-in: easy is quick anyway
         ("medium", quick),
     ]
+
+
+def test_a_decision_no_worker_answers_in_time_is_made_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[str] = []
+
+    def recording(name: str, seed: Any, *, limit: Limit | None = None) -> Any:
+        built.append(name)
+        return make_bot(name, seed, limit=limit)
+
+    class StarvedPool(botpool.BotPool):
+        async def run(self, function: Any, *args: Any) -> Any:
+            await asyncio.sleep(3600)  # the workers get no CPU at all
+
+    monkeypatch.setattr(botpool, "make_bot", recording)
+    monkeypatch.setattr(botpool, "LATEST_SECONDS", 0.05)
+    game = Game(4)
+    game.deal(random.Random(8))
+    view = game.view(0)
+    pool = StarvedPool(1)
+    started = time.monotonic()
+    hard = asyncio.run(pool.decide("hard", 3, view))
+    easy = asyncio.run(pool.decide("easy", 3, view))
+    assert hard in view.legal_cards() and easy in view.legal_cards()
+    assert built == ["medium", "greedy"]
+    assert time.monotonic() - started < 30  # not the hour the workers would have taken
