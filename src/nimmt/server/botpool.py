@@ -54,18 +54,11 @@ search with 16 deals, about 8 ms) keeps the table moving, at about four bullhead
 
 LATEST_SECONDS = 2.0
 """A decision no worker answered this long after its table asked is made in the server's thread
-by a quick stand-in (:func:`late_stand_in`), so that a table never waits much longer for a bot."""
-
-
-def late_stand_in(bot: str) -> str:
-    """Who decides in the server's thread for ``bot`` when no worker answered in time: its
-    stand-in of :data:`RUSHED` (``medium`` for ``hard``: a few milliseconds), else ``greedy``.
-
-    >>> late_stand_in("hard"), late_stand_in("easy"), late_stand_in("mc:64")
-    ('medium', 'greedy', 'greedy')
-    """
-    stand_in = RUSHED.get(bot)
-    return stand_in[0] if stand_in is not None else "greedy"
+by :data:`LATE_STAND_IN`, so that a table never waits much longer for a bot."""
+LATE_STAND_IN = "greedy"
+"""Who decides in the server's thread when no worker answered in time: the workers are starved
+then, and so is the server's own loop, which must not spend even ``medium``'s few milliseconds
+per decision on bots while people wait (``greedy`` takes about 25 us)."""
 
 
 QUICK_BOTS = frozenset({"random", "greedy"})
@@ -148,7 +141,7 @@ class BotPool(WorkerPool):
             # The workers are starved (a busy machine gives their lower priority little): a
             # quick stand-in decides here; the worker's answer, if it ever comes, is dropped.
             BOT_RUSHED.inc()
-            return _decide_here(late_stand_in(bot), seed, view, asked_at)
+            return _decide_here(LATE_STAND_IN, seed, view, asked_at)
         BOT_QUEUE_WAIT.observe(waited)
         if deciding_bot(bot, remaining_budget(asked_at, asked_at + waited)) != bot:
             BOT_RUSHED.inc()
