@@ -61,13 +61,20 @@ The database is read rather than ``GET /api/tables/{code}/record``, which serves
 only; it is what a restarted server would continue from.
 
 Server resources: psutil samples the server's process tree (workers and their children
-included): ``server_cpu_s`` during the window, ``server_rss_mb`` the peak of the summed resident
-memory; with PostgreSQL or Redis also ``db_cpu_s``/``bus_cpu_s``. ``load_cpu_s`` is this
-script's own CPU in the window and ``loop_lag_p99_ms`` how late its event loop ran timers: when
-the generator itself is saturated, latencies include its own delay.
+included): ``server_cpu_s`` during the window (``server_main_cpu_s`` of the first process
+alone: with one process, its event loop and threads without the bots' workers),
+``server_rss_mb`` the peak of the summed resident memory; with PostgreSQL or Redis also
+``db_cpu_s``/``bus_cpu_s``. ``load_cpu_s`` is this script's own CPU in the window and
+``loop_lag_p99_ms`` how late its event loop ran timers: when the
+generator itself is saturated, latencies include its own delay.
 
-``--verbose`` tells the phases on standard error. Everything ends within ``--seconds`` + 60 s
-(seating 200 tables took about 20 s on a busy 2-core box); an unknown option or a bad value is
+Profiling: with ``NIMMT_BENCH_PROFILE=FILE`` in its environment the bench runs the server's
+main thread (the event loop) under cProfile during the measured window and writes the profile to
+``FILE`` at its end (read it with ``python -m pstats FILE``); the figures are then slower.
+
+``--verbose`` tells the phases on standard error. Everything ends within ``--seconds`` + 120 s
+(seating 200 tables took about 20 s on a busy 2-core box; starting the server and its bot workers
+up to 30 s at a load average of 20); an unknown option or a bad value is
 one ``error:`` line (exit 2), a failed run one ``error:`` line (exit 1).
 """
 
@@ -112,8 +119,21 @@ LOBBY_TIMEOUT = 15.0
 DRAIN_SECONDS = 5.0
 STOP_SECONDS = 10.0
 """SIGTERM, then SIGKILL after this long."""
-SLACK_SECONDS = 60.0
+SLACK_SECONDS = 120.0
 """Everything ends within ``--seconds`` plus this."""
+PROFILE_ENV = "NIMMT_BENCH_PROFILE"
+"""A file name here runs the server under cProfile and writes its profile there (bench only)."""
+PROFILED_MAIN = """
+import cProfile, signal
+from nimmt.cli import main
+profiler = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())
+def dump(*_):
+    profiler.disable()
+    profiler.dump_stats({path!r})
+signal.signal(signal.SIGUSR2, dump)
+main()
+"""
 MAX_TRIES = 3
 """Refusals of one decision after which a person gives up on it (the table then stalls)."""
 
@@ -456,6 +476,11 @@ class Server:
         if args.processes > 1:
             assert bus_url is not None
             self.command += ["--workers", str(args.processes), "--bus", bus_url]
+        profile = os.environ.get(PROFILE_ENV)
+        if profile:
+            # The server's main thread (the event loop) under cProfile during the window only:
+            # SIGUSR1 starts it, SIGUSR2 stops it and writes the profile.
+            self.command[2] = PROFILED_MAIN.format(path=str(Path(profile).resolve()))
         self.env = {
             key: value
             for key, value in os.environ.items()
@@ -485,15 +510,24 @@ class Server:
             status = self.process.poll()
             if status is not None:
                 raise BenchError(f"nimmt serve exited with status {status}: {self.last_line()}")
-            try:
-                with urllib.request.urlopen(self.base_url + "/healthz", timeout=2) as answer:
-                    if json.loads(answer.read()) == {"status": "ok"}:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
-                pass
+            if self.ready():
+                return
             if time.monotonic() > deadline:
-                raise BenchError(f"nimmt serve did not answer /healthz within {timeout:.0f} s")
+                raise BenchError(
+                    f"nimmt serve was not ready (/readyz with its bots) within {timeout:.0f} s"
+                )
             time.sleep(0.1)
+
+    def ready(self) -> bool:
+        """``/readyz`` answers ready, its bots' workers started: a bench window that opened
+        while they still started would time their start, not the server (a ``/readyz`` without
+        ``bots``, from an older server, counts as ready)."""
+        try:
+            with urllib.request.urlopen(self.base_url + "/readyz", timeout=2) as answer:
+                body = json.loads(answer.read())
+        except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
+            return False
+        return bool(body.get("status") == "ready" and body.get("bots", "ready") == "ready")
 
     def last_line(self) -> str:
         try:
@@ -695,10 +729,12 @@ class Run:
         cpu_before = self.cpu_snapshot()
         load_before = psutil.Process().cpu_times()
         load_avg_before = os.getloadavg()
+        self.profile(signal.SIGUSR1)
         stats.window_start = time.perf_counter()
         progress(f"measuring for {args.seconds:g} s")
         await asyncio.sleep(args.seconds)
         stats.window_end = time.perf_counter()
+        self.profile(signal.SIGUSR2)
         cpu_after = self.cpu_snapshot()
         load_after = psutil.Process().cpu_times()
         load_avg_after = os.getloadavg()
@@ -727,6 +763,10 @@ class Run:
         cpu = {name: cpu_between(cpu_before[name], cpu_after.get(name, {})) for name in cpu_before}
         load_cpu = (load_after.user + load_after.system) - (load_before.user + load_before.system)
         server_cpu = cpu.get("server", 0.0)
+        main_pid = self.server.process.pid if self.server.process is not None else None
+        main_cpu = cpu_after.get("server", {}).get(main_pid or -1, 0.0) - cpu_before.get(
+            "server", {}
+        ).get(main_pid or -1, 0.0)
         figures: dict[str, Any] = {
             "tables": args.tables,
             "processes": args.processes,
@@ -760,6 +800,10 @@ class Run:
             "server_cpu_per_action_ms": (
                 round(1000 * server_cpu / stats.actions, 2) if stats.actions else None
             ),
+            "server_main_cpu_s": round(main_cpu, 2),
+            "server_main_cpu_per_action_ms": (
+                round(1000 * main_cpu / stats.actions, 2) if stats.actions else None
+            ),
             "server_rss_mb": round(
                 (self.server.tree.peak_rss if self.server.tree else 0) / 2**20, 1
             ),
@@ -775,6 +819,11 @@ class Run:
             if name in cpu:
                 figures[f"{name}_cpu_s"] = round(cpu[name], 2)
         return figures
+
+    def profile(self, start_or_stop: signal.Signals) -> None:
+        """Start or stop the server's profiler, when the bench runs it under one."""
+        if os.environ.get(PROFILE_ENV) and self.server.process is not None:
+            self.server.process.send_signal(start_or_stop)
 
     def check_server(self) -> None:
         if not self.server.alive():
@@ -941,7 +990,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         stack.callback(server.stop)
         stack.callback(progress, "stopping nimmt serve")
         progress(f"starting {' '.join(server.command[3:])}")
-        server.start(timeout=max(5.0, min(30.0, deadline - time.monotonic() - args.seconds)))
+        server.start(timeout=max(5.0, min(60.0, deadline - time.monotonic() - args.seconds)))
         progress("server ready")
         run = Run(args, server, db_url)
         run.other_trees = trees

@@ -179,7 +179,8 @@ class RequestContext:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            # A socket's frames go out as they are (its handshake carries no request id).
+            await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
         finally:
             REQUEST_ID.reset(request_token)
             TABLE.reset(table_token)

@@ -67,7 +67,8 @@ BOT_QUEUE_WAIT = Histogram(
 )
 BOT_RUSHED = Counter(
     "nimmt_bot_rushed_decisions",
-    "Slow bots' decisions made by a quicker bot because the queue ate their budget",
+    "Slow bots' decisions made by a quicker bot because the queue ate their budget or no "
+    "worker answered in time",
     registry=REGISTRY,
 )
 BOT_DECISION = Histogram(

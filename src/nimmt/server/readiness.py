@@ -63,5 +63,8 @@ async def readyz(request: Request) -> JSONResponse:
         "status": "ready",
         "database": "ok",
         "bus": "ok" if service.book.shared else "none",
+        # Informative only: tables are served while the bots' workers start (a bot's first
+        # decision then waits for them).
+        "bots": "ready" if service.bots_started else "starting",
     }
     return JSONResponse(body)

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from nimmt.engine import Phase, SeatView, visible_to
 from nimmt.server.events import TABLE_EVENTS, TableEvent
 
@@ -27,6 +29,34 @@ WAITING = "waiting"
 
 # The dicts built here hold tuples where the wire has arrays: JSON writes both alike, and not
 # copying every row and hand for every listener is what keeps a busy server fast.
+
+
+class Frame(dict[str, Any]):
+    """A message that may go to several listeners as it is (a change told to every spectator,
+    or events every seat may see): its JSON is written once, when a transport first asks for
+    :attr:`text`, and shared. Nobody changes a frame once it is made."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        super().__init__(message)
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = orjson.dumps(self).decode()
+        return self._text
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message's JSON text, as its socket sends it (a :class:`Frame`'s is written once).
+
+    orjson writes strict JSON (no NaN can come out), and fast: every state goes out here.
+    """
+    if isinstance(message, Frame):
+        return message.text
+    return orjson.dumps(message).decode()
 
 
 _WIRE_TYPES: dict[type, tuple[str, tuple[str, ...]]] = {}

@@ -115,6 +115,8 @@ class GameService:
         )
         self.coach = CoachDesk(coach if coach is not None else InlineCoach())
         self.results = Results(self.book, storage.people)
+        self.bots_started = False
+        """The bots' workers have started (or failed to: they start when first needed)."""
         self.table_coach = TableCoach(self.book, self.coach, self.dealer, self.results.reviewed)
         self.follower = Follower(
             self.book,
@@ -159,12 +161,16 @@ class GameService:
         await self.follower.start()
         self.retention.start()
         self.talk.start()
-        self.book.spawn(self._start_runner(self.bot_seats.runner.start, "bot workers"), "bots")
+        self.book.spawn(self._start_bots(), "bots")
         self.book.spawn(self._start_runner(self.coach.runner.start, "coach's worker"), "coach")
         if not self.book.shared:
             since = self.book.clock() - timedelta(seconds=self.idle_seconds)
             for code in await self.book.read(self.storage.active_codes, since):
                 await self.book.load(code)
+
+    async def _start_bots(self) -> None:
+        await self._start_runner(self.bot_seats.runner.start, "bot workers")
+        self.bots_started = True
 
     @staticmethod
     async def _start_runner(start: Callable[[], Any], what: str) -> None:

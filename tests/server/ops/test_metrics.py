@@ -10,6 +10,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 from tests.server.server_helpers import create_table, join, receive_until
+from tests.waiting import wait_until
 
 from nimmt.server.metrics import may_scrape, parse_networks
 
@@ -103,4 +104,6 @@ def test_only_loopback_and_configured_addresses_may_scrape(
 def test_readiness_beside_liveness(make_client: Callable[..., TestClient]) -> None:
     client = make_client()
     assert client.get("/healthz").json() == {"status": "ok"}
-    assert client.get("/readyz").json() == {"status": "ready", "database": "ok", "bus": "none"}
+    ready = {"status": "ready", "database": "ok", "bus": "none", "bots": "ready"}
+    # The bots' workers start beside the tables (inline bots here: at once).
+    wait_until(lambda: client.get("/readyz").json() == ready)

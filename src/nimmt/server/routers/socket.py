@@ -30,7 +30,7 @@ from nimmt.server.metrics import RATE_LIMITED as RATE_LIMITED_MESSAGES
 from nimmt.server.metrics import SLOW_CONSUMER_CLOSES
 from nimmt.server.routers.deps import get_service
 from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_message, origin_allowed
-from nimmt.server.serialize import error_message
+from nimmt.server.serialize import encode, error_message
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
 from nimmt.server.table import RESYNC, TOO_SLOW, Connection
@@ -133,24 +133,34 @@ def _version(since: str | None) -> int | None:
 
 async def _pump(websocket: WebSocket, connection: Connection, service: GameService) -> None:
     """Send what the service queued for this connection, in order; a fresh ``state`` where the
-    queue overflowed; close a client that does not read."""
+    queue overflowed; close a client that does not read. What queued up meanwhile (a change's
+    ``events`` and ``state``) goes out in one go, under one send timeout."""
+    queue = connection.queue
     while True:
-        message: dict[str, Any] | None = await connection.queue.get()
-        if message is TOO_SLOW:
-            await _close_too_slow(websocket)
-            return
-        if message is RESYNC:
-            message = await service.fresh_state(connection)
-            if message is None:
-                continue
+        batch: list[dict[str, Any]] = [await queue.get()]
+        while not queue.empty():
+            batch.append(queue.get_nowait())
+        texts: list[str] = []
+        closing = False
+        for message in batch:
+            if message is TOO_SLOW:
+                closing = True
+                break
+            if message is RESYNC:
+                fresh = await service.fresh_state(connection)
+                if fresh is None:
+                    continue
+                message = fresh
+            texts.append(encode(message))
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
-        # orjson writes strict JSON (no NaN can come out), and fast: every state goes out here.
-        text = orjson.dumps(message).decode()
         try:
             async with asyncio.timeout(SEND_TIMEOUT):
-                await websocket.send_text(text)
+                for text in texts:
+                    await websocket.send_text(text)
         except TimeoutError:
+            closing = True
+        if closing:
             await _close_too_slow(websocket)
             return
 

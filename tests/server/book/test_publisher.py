@@ -1,0 +1,114 @@
+"""The publisher builds each distinct message of a change once, and still tells every listener
+exactly its own view: a seat's hand to that seat alone, no hand to a spectator."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from nimmt.engine import draw_deal
+from nimmt.server import serialize
+from nimmt.server.actions import ActionKind
+from nimmt.server.publisher import publish
+from nimmt.server.serialize import Frame, encode
+from nimmt.server.storage import ActionRecord, SeatRecord
+from nimmt.server.table import Connection, LiveTable
+
+
+def _table() -> tuple[LiveTable, dict[str, Connection]]:
+    seats = [SeatRecord(seat, "human", None, name, f"hash{seat}") for seat, name in
+             enumerate(("Ana", "Ben", "Cleo"))]  # fmt: skip
+    seats.append(SeatRecord(3, "bot", "greedy", "Bot 4 (greedy)"))
+    table = LiveTable("ABCDEF", datetime(2026, 12, 1, tzinfo=UTC), seats)
+    listeners = {
+        "ana phone": Connection(table.code, "a", 0),
+        "ana laptop": Connection(table.code, "a", 0),
+        "ben": Connection(table.code, "b", 1),
+        "cleo": Connection(table.code, "c", 2),
+        "tv": Connection(table.code, None, None),
+        "guest": Connection(table.code, None, None),
+    }
+    table.connections.update(listeners.values())
+    return table, listeners
+
+
+def _deal(table: LiveTable) -> None:
+    rows, hands = draw_deal(random.Random(5), 4)
+    data = {"rows": [list(row) for row in rows], "hands": [list(hand) for hand in hands]}
+    table.apply(ActionRecord(table.version + 1, 1, ActionKind.DEAL, None, None, None, data))
+
+
+def _heard(connection: Connection) -> list[dict[str, Any]]:
+    messages = []
+    while not connection.queue.empty():
+        messages.append(connection.queue.get_nowait())
+    return messages
+
+
+def _wire(message: dict[str, Any]) -> Any:
+    """What the socket sends, read back as a browser reads it."""
+    return orjson.loads(encode(message))
+
+
+def test_every_listener_gets_exactly_its_own_view_of_a_deal() -> None:
+    table, listeners = _table()
+    _deal(table)
+    publish(table)
+    heard = {name: _heard(connection) for name, connection in listeners.items()}
+    for name, connection in listeners.items():
+        events, state = heard[name]
+        seat = connection.seat
+        assert events["type"] == "events" and state["type"] == "state"
+        # The same as the state built for this listener alone, byte for byte on the wire.
+        alone = serialize.state_message(table, seat)
+        assert _wire(state) == orjson.loads(orjson.dumps(alone))
+        view = _wire(state)["view"]
+        assert _wire(state)["you"] == {"seat": seat}
+        dealt = [event for event in _wire(events)["events"] if event["type"] == "hand_dealt"]
+        if seat is None:
+            assert view["hand"] == [] and view["legal_cards"] == [] and dealt == []
+        else:
+            assert view["hand"] == list(table.game.hand(seat)) and len(view["hand"]) == 10
+            assert [event["seat"] for event in dealt] == [seat]
+            assert dealt[0]["cards"] == view["hand"]
+    # Built once: one frame for a seat's two devices, one for every spectator; seats differ.
+    assert heard["ana phone"][1] is heard["ana laptop"][1]
+    assert heard["tv"][1] is heard["guest"][1]
+    assert heard["ana phone"][1] is not heard["ben"][1]
+    assert heard["ben"][0] is not heard["cleo"][0]  # each seat's own hand in its events
+    assert heard["tv"][0] is heard["guest"][0]
+
+
+def test_public_events_go_out_as_one_frame_and_nothing_is_told_twice() -> None:
+    table, listeners = _table()
+    _deal(table)
+    publish(table)
+    for connection in listeners.values():
+        _heard(connection)
+    card = table.game.hand(1)[0]
+    table.apply(ActionRecord(table.version + 1, 1, ActionKind.PLAY, 1, card, None, None))
+    publish(table)
+    heard = {name: _heard(connection) for name, connection in listeners.items()}
+    frames = {id(messages[0]) for messages in heard.values()}
+    assert len(frames) == 1  # the card chosen face down: the same news for everybody
+    told = heard["tv"][0]
+    assert isinstance(told, Frame)
+    assert _wire(told)["events"] == [{"type": "card_chosen", "seat": 1}]  # face down
+    assert _wire(heard["ben"][1])["view"]["chosen_card"] == card
+    assert _wire(heard["cleo"][1])["view"]["chosen_card"] is None
+    assert _wire(heard["tv"][1])["view"]["has_chosen"] == [False, True, False, False]
+    publish(table)  # nothing new: only the states again
+    assert all([m["type"] for m in _heard(c)] == ["state"] for c in listeners.values())
+
+
+def test_a_frame_is_written_once_and_reads_like_its_message() -> None:
+    frame = Frame({"type": "events", "version": 3, "events": ({"type": "x", "ready": (0, 2)},)})
+    text = frame.text
+    assert frame.text is text  # written once
+    assert orjson.loads(text) == {"type": "events", "version": 3,
+                                  "events": [{"type": "x", "ready": [0, 2]}]}  # fmt: skip
+    assert frame["version"] == 3 and encode(frame) is text
+    assert encode({"type": "pong", "request_id": None}) == '{"type":"pong","request_id":null}'
