@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 # The browser tests' own way to start a server and launch Chromium, shared, not copied.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # browser_helpers imports tests.*
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from browser_helpers import (
