@@ -18,17 +18,28 @@ export function markHidden(box) {
 
 /** The box around a score table (render.js renderScoreTable). */
 export function sheetScroll(table) {
+  // The latest rounds in sight (the hidden ones, if any, are the earlier ones) until the person
+  // scrolls the box: each resize scrolls it to its end again until then.
+  let scrolledByUs = false;
+  let scrolledByPerson = false;
   const box = h("div", {
     class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("sheet.caption"),
-    on: { scroll: () => markHidden(box) },
+    on: {
+      scroll: () => {
+        if (scrolledByUs) scrolledByUs = false;
+        else scrolledByPerson = true;
+        markHidden(box);
+      },
+    },
   }, table);
-  let first = true;
   if (typeof ResizeObserver !== "undefined") {
     new ResizeObserver(() => {
       if (!box.isConnected) return;
-      // The latest rounds first: the ones hidden, if any, are the earlier ones.
-      if (first) box.scrollLeft = box.scrollWidth;
-      first = false;
+      if (!scrolledByPerson) {
+        const before = box.scrollLeft;
+        box.scrollLeft = box.scrollWidth;
+        scrolledByUs = box.scrollLeft !== before;
+      }
       markHidden(box);
     }).observe(box);
   }
