@@ -1,6 +1,7 @@
 """Regenerate docs/screenshots/*.png: the start page and the web table (desktop and phone
 portrait) during a turn, at a row choice, and with the score sheet, a hand with the coach's
-figures, plus a rules page; the assistant for a game with real cards (desktop and phone) while
+figures, plus a rules page; a table of ten held sideways on a phone (in French) at a row choice,
+and the TV board at ten seats; the assistant for a game with real cards (desktop and phone) while
 a turn is typed in and when a player must name the row they take; the replay viewer (desktop
 and phone) and the board view on a TV.
 
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 # The browser tests' own way to start a server and launch Chromium, shared, not copied.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # browser_helpers imports tests.*
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from browser_helpers import (
@@ -41,6 +43,12 @@ from throwaway import free_port
 
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 TV = {"viewport": {"width": 1920, "height": 1080}}
+SIDEWAYS = {
+    "viewport": {"width": 844, "height": 390},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -233,6 +241,8 @@ def main() -> None:
             settle(tv)
             tv.screenshot(path=out / "board_tv.png")
 
+            ten_shots(base, out, context)
+
             if options.game_over:
                 for page in pages.values():
                     page.evaluate("localStorage.setItem('nimmt.speed', '4')")
@@ -247,7 +257,7 @@ def main() -> None:
 
                 play_until(pages, over, limit=600)
                 for page in pages.values():  # the coach's review of the game, once loaded
-                    page.locator(".coach-review-loading").wait_for(state="detached", timeout=60_000)
+                    page.locator(".coach-review-loading").wait_for(state="detached", timeout=300_000)
                 settle(ana)
                 ana.screenshot(path=out / "game_over_desktop.png")
                 ben.screenshot(path=out / "game_over_phone.png")
@@ -273,6 +283,37 @@ def main() -> None:
             stop_server(server)
     for shot in sorted(out.glob("*.png")):
         print(shot)
+
+
+def create_table(base: str, seats: list[dict[str, str]], name: str | None = None) -> Any:
+    """A table made through the JSON API: its code, url and the first seat's token."""
+    body: dict[str, Any] = {"seats": seats} | ({"name": name} if name else {})
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def ten_shots(base: str, out: Path, context: Any) -> None:
+    """Ana and nine bots: her phone held sideways (in French) when she must choose a row, the
+    revealed cards beside the rows with their players' names; the TV board of that table."""
+    made = create_table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 9, "Ana")
+    side = context(SIDEWAYS, "fr-FR")
+    side.add_init_script(f"localStorage.setItem('nimmt.token.{made['code']}', '{made['token']}')")
+    side.goto(made["url"])
+    side.locator(".hand .card").first.wait_for()
+    play_until({"Ana": side}, lambda: side.locator(".rows.choosing").count() > 0, choose_rows=False)
+    settle(side)
+    side.screenshot(path=out / "table_ten_sideways_phone.png")
+    tv = context(TV, "en-US")
+    tv.goto(f"/t/{made['code']}/board")
+    tv.locator(".board-page .seat").nth(9).wait_for()
+    tv.locator(".board-join img").evaluate("img => img.decode()")
+    settle(tv)
+    tv.screenshot(path=out / "board_tv_ten.png")
 
 
 def replay_shots(base: str, out: Path, context: Any) -> None:

@@ -13,6 +13,7 @@ import { formatList, has, safeSet, t } from "../i18n.js";
 import { STEP_MS } from "../kit/animate.js";
 import { rowKeydown } from "../kit/keys.js";
 import { recordLink, renderNotReady, renderReveal, renderRows, renderScoreTable, renderSpeed, renderStatus } from "../kit/render.js";
+import { sheetScroll } from "../kit/sheetscroll.js";
 import { winnersText as winnersSentence } from "../kit/text.js";
 import { canUndo, infoText, problemParams } from "./model.js";
 
@@ -263,7 +264,7 @@ export function createAssistView(ctx) {
       over
         ? h("p", { class: "winners", text: winnersText(view.outcome.winners, view.outcome.totals) })
         : h("p", { class: "muted", text: t("assist.round_penalties", { round: rounds.length, list: formatList(last.map((points, seat) => t("assist.penalty_item", { name: nameOf(seat), count: points }))) }) }),
-      h("div", { class: "sheet-scroll" }, renderScoreTable({ names: view.names, rounds, totals })),
+      sheetScroll(renderScoreTable({ names: view.names, rounds, totals })),
       over ? null : h("p", { class: "muted", text: t("sheet.rule_reminder") }));
   }
 

@@ -6,6 +6,7 @@
 import { bullheads, cardBackEl, cardEl, cardName, totalBullheads } from "../cards.js";
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
+import { sheetScroll } from "./sheetscroll.js";
 import { GAME_END, SPEEDS, lowestFirst, nearEnd } from "./state.js";
 import { emptyHandText, seatStateText } from "./text.js";
 
@@ -110,8 +111,20 @@ export function renderBoard({ rows, revealed = null, status = "", mustChoose = f
 }
 
 /**
+ * A seat's name; with `short` (a bot's "Bot 2" of "Bot 2 (greedy)"), the rest after it goes
+ * to a second line that is clipped away where the line has no room (style.css), so a narrow seat
+ * still reads "Bot 2", not "Bot…".
+ */
+function seatNameText(name, short = null) {
+  if (!short || short === name || !name.startsWith(short)) return h("span", { class: "seat-name-text", text: name });
+  return h("span", { class: "seat-name-text parts" },
+    h("span", { class: "name-main", text: short }), h("span", { class: "name-more", text: name.slice(short.length) }));
+}
+
+/**
  * The players around the table. `seats`: one plain object per seat, as state.js seatSummaries
  * makes them: `{ seat, name, bot, stateKey, offline, round, total, isMe, winner, card, back }`
+ * and optionally `short` (the short form of a long name, state.js shortNameOf)
  * (`card`: the revealed card, `back`: a chosen card shown face down).
  */
 export function renderSeats(seats) {
@@ -128,7 +141,7 @@ export function renderSeats(seats) {
         h("div", { class: "seat-card" }, cardSlot),
         h("div", { class: "seat-info" },
           h("div", { class: "seat-name" },
-            h("span", { class: "seat-name-text", text: info.name }),
+            seatNameText(info.name, info.short),
             info.isMe ? h("span", { class: "badge", text: t("seat.you") }) : null,
             info.bot ? h("span", { class: "badge bot", text: t("seat.bot") }) : null),
           h("div", { class: "seat-state", text: info.offline ? t("seat.state_offline") : seatStateText(info.stateKey, t) }),
@@ -221,7 +234,7 @@ export function renderScoreSheet({ names, rounds, totals, me = null, over = fals
     over && overLine ? h("p", { class: "over-line", text: overLine }) : null,
     !over && warning ? h("p", { class: "last-warning", text: warning }) : null,
     over ? null : h("p", { class: "muted", text: t("sheet.rule_reminder") }),
-    h("div", { class: "sheet-scroll" }, renderScoreTable({ names, rounds, totals, me })),
+    sheetScroll(renderScoreTable({ names, rounds, totals, me })),
     h("div", { class: "sheet-actions" }, actions),
     extra);
 }

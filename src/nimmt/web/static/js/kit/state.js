@@ -71,6 +71,15 @@ export function nameOf(s, seat, t) {
   return t("seat.empty_name", { number: seat + 1 });
 }
 
+/**
+ * A seat's name where room is short (the revealed cards, the last-turn strip, a narrow seat): a
+ * bot's "Bot 2" without its level, distinct from every other seat's; anyone else's whole name.
+ */
+export function shortNameOf(s, seat, t) {
+  const botName = s.table && s.table.seats[seat] && s.table.seats[seat].bot_name;
+  return botName ? t("seating.bot_short", { number: botName.number }) : nameOf(s, seat, t);
+}
+
 /** A bot seat's name from its parts `{ bot, number }` (the level translated when known). */
 export function botSeatName({ bot, number }, t) {
   const key = `bots.${bot}`;

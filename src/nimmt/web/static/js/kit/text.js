@@ -129,6 +129,16 @@ export function statusText(view, { tableSeats = null, chosen = null } = {}, word
   }
 }
 
+/**
+ * The status line while an action waits in the outbox (actions.js: the connection is lost, so
+ * it was not sent): what waits, and that it goes once the connection is back.
+ */
+export function unsentText(outbox, t) {
+  if (outbox.type === "play") return t("table.unsent_card", { card: outbox.card });
+  if (outbox.type === "choose_row") return t("table.unsent_row", { row: outbox.row + 1 });
+  return t("table.unsent");
+}
+
 /** The toolbar's round and turn ("Round 2, turn 5"). */
 export function infoText(view, t) {
   if (view.phase === "waiting") return t("table.info_waiting");

@@ -11,6 +11,7 @@ import { h } from "../dom.js";
 import { formatList, t } from "../i18n.js";
 import { STEP_MS } from "../kit/animate.js";
 import { recordLink, renderBoard, renderCard, renderScoreTable, renderSeats, renderSpeed } from "../kit/render.js";
+import { sheetScroll } from "../kit/sheetscroll.js";
 import { coachAt, handAt, positionText, stepLines, stepSeats, stepStatus } from "./model.js";
 
 export function createReplayView(ctx) {
@@ -117,7 +118,7 @@ export function createReplayView(ctx) {
     return h("section", { class: "sheet replay-sheet", "aria-labelledby": "replay-sheet-title" },
       h("h2", { id: "replay-sheet-title", text: step.outcome ? t("sheet.game_over") : t("sheet.after_round", { round: step.round }) }),
       step.outcome ? h("p", { class: "winners", text: stepStatus(step, words()) }) : null,
-      h("div", { class: "sheet-scroll" }, renderScoreTable({ names, rounds: step.score_sheet, totals: step.totals })));
+      sheetScroll(renderScoreTable({ names, rounds: step.score_sheet, totals: step.totals })));
   }
 
   function hand(step, cardCoach, coach) {

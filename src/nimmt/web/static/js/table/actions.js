@@ -45,6 +45,7 @@ export function createActions(ctx) {
     if (view.phase !== "choosing_cards") return;
     const current = chosenCard(s);
     s.handFocus = card;
+    s.sheetOpen = false; // playing on: the players are shown again in the sheet's place
     if (current === card) {
       // Tapping the lifted card again takes it back.
       s.pendingCard = null;
@@ -52,15 +53,18 @@ export function createActions(ctx) {
       say.announce(t("table.you_took_back", { card }));
     } else {
       s.pendingCard = card;
-      send({ type: "play", card });
-      say.announce(t("table.you_chose", { card }));
+      const sent = send({ type: "play", card });
+      say.announce(sent ? t("table.you_chose", { card }) : t("table.unsent_card", { card }));
     }
     ctx.render();
   }
 
   function chooseRow(row) {
     if (!s.view || !s.view.must_choose_row) return;
-    send({ type: "choose_row", row });
+    if (!send({ type: "choose_row", row })) {
+      say.announce(t("table.unsent_row", { row: row + 1 }));
+      ctx.render();
+    }
   }
 
   /** Agree to play again (`agree` false: take the agreement back). */

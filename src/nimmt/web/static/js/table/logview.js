@@ -63,7 +63,7 @@ export function renderLastTurn(turn, words) {
     const mine = outcome.seat === words.me;
     return h("li", { class: `last-item${outcome.took ? " took" : ""}${mine ? " mine" : ""}`, "data-card": outcome.card, "data-seat": outcome.seat },
       miniCard(outcome.card),
-      h("span", { class: "last-name", "aria-hidden": "true", text: mine ? t("seat.you") : words.nameOf(outcome.seat) }),
+      h("span", { class: "last-name", "aria-hidden": "true", text: mine ? t("seat.you") : (words.shortOf || words.nameOf)(outcome.seat) }),
       h("span", { class: "last-where", "aria-hidden": "true", text: outcomeShort(outcome, t, mine) }),
       h("span", { class: "visually-hidden", text: outcomeText(outcome, words) }));
   });

@@ -20,9 +20,10 @@ import { currentLanguage, formatList, has, safeGet, safeSet, t } from "../i18n.j
 import { animateEvent } from "../kit/animate.js";
 import { createAnnouncer } from "../kit/announce.js";
 import { bindRowDigits } from "../kit/keys.js";
-import { applyStateMessage, chosenCard, createState, isSeated, mySeat, nameOf, shouldSummarize, speedFrom } from "../kit/state.js";
+import { applyStateMessage, chosenCard, createState, isSeated, mySeat, nameOf, shortNameOf, shouldSummarize, speedFrom } from "../kit/state.js";
 import { eventSentence } from "../kit/text.js";
 import { createActions } from "./actions.js";
+import { createBrief } from "./brief.js";
 import {
   coachAllowed,
   coachKey,
@@ -68,6 +69,7 @@ export function mountTable(root, code) {
   const say = createAnnouncer();
   // The talk at the table (talkview.js): its panel lives outside the redrawn page.
   const talk = createTalkDesk({ code, root, s, send: (message) => feed.send(message), announce: say.announce, seated: () => seated() });
+  const brief = createBrief(say); // "brief announcements" for screen readers (brief.js)
   // The socket's messages, in order (feed.js): an `events` message is animated, then the `state`
   // after it drawn, and the coach's answers judged between them.
   const feed = createFeed(code, s.token, {
@@ -93,12 +95,13 @@ export function mountTable(root, code) {
 
   const seated = () => isSeated(s);
   const nameOfSeat = (seat) => nameOf(s, seat, t);
-  const words = () => ({ t, formatList, has, nameOf: nameOfSeat, me: mySeat(s) });
+  const shortOfSeat = (seat) => shortNameOf(s, seat, t); // on the cards and strips: "Bot 2"
+  const words = () => ({ t, formatList, has, nameOf: nameOfSeat, shortOf: shortOfSeat, me: mySeat(s) });
   const motion = {
     get speed() {
       return s.speed;
     },
-    nameOf: nameOfSeat,
+    nameOf: shortOfSeat,
     get me() {
       return mySeat(s);
     },
@@ -113,8 +116,8 @@ export function mountTable(root, code) {
   let skipped = skipSignal();
 
   const view = createTableView({
-    root, code, s, actions, leaveDialog, leaveTexts, words, nameOfSeat, seated,
-    isGone: () => destroyed, openLeaveDialog, toggleLog, toggleCoach, coachAllowedHere, coachAnnotation, coachReview,
+    root, code, s, actions, leaveDialog, leaveTexts, words, nameOfSeat, shortOfSeat, seated,
+    isGone: () => destroyed, brief, openLeaveDialog, toggleLog, toggleCoach, coachAllowedHere, coachAnnotation, coachReview,
     talkChip: talk.chip,
   });
   /** Draw the page from the model (view.js). */
@@ -211,6 +214,7 @@ export function mountTable(root, code) {
     actions.sendOutbox();
     talk.state();
     render();
+    brief.afterState(s.view, mySeat(s), chosenCard(s) ?? s.queuedCard);
     playQueuedCard();
   }
 
@@ -226,6 +230,8 @@ export function mountTable(root, code) {
       if (summarize) say.announce(t("table.caught_up", { count: events.length }));
       for (const event of events) {
         if (!summarize || SEAT_EVENTS.includes(event.type)) announceEvent(event);
+        // Play goes on: the sheet gives the players their place back (the toolbar reopens it).
+        if (event.type === "cards_revealed" && s.sheetOpen) closeSheet();
         if (!animate) continue;
         talk.event(event); // its sound, when sounds are on
         await animateEvent(root, event, motion, { onScored: () => { s.sheetOpen = true; } });
@@ -239,11 +245,17 @@ export function mountTable(root, code) {
     }
   }
 
+  function closeSheet() {
+    s.sheetOpen = false;
+    render();
+  }
+
   function announceEvent(event) {
     const sentence = eventSentence(event, words());
     // The server made this socket a spectator; the token is void.
-    if (event.type === "seat_left" && event.seat === mySeat(s)) actions.forgetSeat();
-    say.say(sentence);
+    const me = mySeat(s);
+    if (event.type === "seat_left" && event.seat === me) actions.forgetSeat();
+    brief.say(event, sentence, me);
   }
 
   // ------------------------------------------------------------- the seat

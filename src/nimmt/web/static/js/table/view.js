@@ -5,7 +5,8 @@
 // nothing. Clicks go to actions.js, or back to main.js through `ctx`.
 //
 // `ctx`: `{ root, code, s, actions (actions.js), leaveDialog (leave.js), leaveTexts(), words(),
-// nameOfSeat(seat), seated(), isGone(), openLeaveDialog(), toggleLog(open), toggleCoach(),
+// nameOfSeat(seat), shortOfSeat(seat) (state.js shortNameOf: on the revealed cards and narrow
+// seats), seated(), isGone(), brief (brief.js), openLeaveDialog(), toggleLog(open), toggleCoach(),
 // coachAllowedHere(), coachAnnotation(kind), coachReview(), talkChip() }`.
 
 import { errorText } from "../api.js";
@@ -25,7 +26,7 @@ import {
   renderSpeed,
 } from "../kit/render.js";
 import { chosenCard, mayBeLastRound, mySeat, seatSummaries } from "../kit/state.js";
-import { infoText, nextRoundWarning, overText, statusText, winnersText } from "../kit/text.js";
+import { infoText, nextRoundWarning, overText, statusText, unsentText, winnersText } from "../kit/text.js";
 import { coachFailed, coachThinking } from "./coach.js";
 import { renderCoachBadge, renderCoachToggle } from "./coachview.js";
 import { lastTurn } from "./log.js";
@@ -69,7 +70,7 @@ export function createTableView(ctx) {
     // The score sheet takes the players' place (the totals are on it), beside the board.
     const page = h("div", { class: `table-page${s.logOpen ? " log-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
       h("h1", { class: "visually-hidden", text: t("board.table", { code }) }),
-      toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat)), board(), handSection());
+      toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat).map((info) => ({ ...info, short: ctx.shortOfSeat(info.seat) }))), board(), handSection());
     // Every state redraws the page: the sheet's entrance goes on from where it was, rather than
     // starting again at each move while the sheet stays open.
     const sheet = page.querySelector(":scope > .sheet");
@@ -106,6 +107,7 @@ export function createTableView(ctx) {
           : null,
         s.table && s.table.coach ? renderCoachBadge() : null),
       h("div", { class: "table-tools" },
+        ctx.brief.button(() => { ctx.brief.toggle(); render(); }),
         ctx.talkChip ? ctx.talkChip() : null,
         ctx.coachAllowedHere()
           ? renderCoachToggle({ on: s.coach.on, thinking: coachThinking(s.coach, true), failed: coachFailed(s.coach, true), onToggle: ctx.toggleCoach })
@@ -135,9 +137,12 @@ export function createTableView(ctx) {
     return renderBoard({
       rows: view.rows,
       revealed: view.revealed,
-      status: statusText(view, { tableSeats: s.table ? s.table.seats : null, chosen: chosenCard(s) }, words()),
+      // An action made while the connection is lost waits (actions.js): the status says so.
+      status: s.outbox
+        ? unsentText(s.outbox, t)
+        : statusText(view, { tableSeats: s.table ? s.table.seats : null, chosen: chosenCard(s) }, words()),
       mustChoose: Boolean(view.must_choose_row),
-      nameOf: nameOfSeat,
+      nameOf: ctx.shortOfSeat,
       me,
       onChooseRow: actions.chooseRow,
       onRowKey: (event, index) => rowKeydown(event, index, root),
