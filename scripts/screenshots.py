@@ -257,7 +257,8 @@ def main() -> None:
 
                 play_until(pages, over, limit=600)
                 for page in pages.values():  # the coach's review of the game, once loaded
-                    page.locator(".coach-review-loading").wait_for(state="detached", timeout=300_000)
+                    loading = page.locator(".coach-review-loading")
+                    loading.wait_for(state="detached", timeout=300_000)
                 settle(ana)
                 ana.screenshot(path=out / "game_over_desktop.png")
                 ben.screenshot(path=out / "game_over_phone.png")
