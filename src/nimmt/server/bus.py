@@ -33,6 +33,9 @@ RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0)
 
 OnChange = Callable[[str, int, ActionRecord | None], Awaitable[None]]
 OnResync = Callable[[], Awaitable[None]]
+OnPresence = Callable[[str, str, list[int]], Awaitable[None]]
+"""Another process (its sender id) says which seats of a table are connected to it."""
+PRESENCE = "presence"
 
 
 class Bus(Protocol):
@@ -97,6 +100,9 @@ class RedisBus:
         self._healthy = False
         self._on_change: OnChange | None = None
         self._on_resync: OnResync | None = None
+        self.on_presence: OnPresence | None = None
+        """Told the seats connected to another process (``"{sender} presence [seats]"``; a
+        process that does not know the message ignores it: its version is not a number)."""
 
     @property
     def healthy(self) -> bool:
@@ -151,6 +157,11 @@ class RedisBus:
         text = data.decode() if isinstance(data, bytes) else str(data)
         sender, _, rest = text.partition(" ")
         version, _, payload = rest.partition(" ")
+        if version == PRESENCE and sender != self.sender and self.on_presence is not None:
+            seats = _seats(payload)
+            if seats is not None:
+                await self.on_presence(channel.removeprefix(CHANNEL_PREFIX), sender, seats)
+            return
         if sender == self.sender or not version.isdigit():
             return
         await self._on_change(
@@ -182,6 +193,16 @@ class RedisBus:
         # never publish again).
         self._healthy = False
         await self._drop_pubsub()
+
+    async def publish_presence(self, code: str, seats: list[int]) -> None:
+        """Tell the others which seats of table ``code`` are connected here (best effort: a
+        lost message is repeated a few seconds later)."""
+        if not self._healthy:
+            return
+        with contextlib.suppress(Exception):
+            await self._client.publish(
+                CHANNEL_PREFIX + code, f"{self.sender} {PRESENCE} {orjson.dumps(seats).decode()}"
+            )
 
     async def subscribe(self, code: str) -> None:
         channel = CHANNEL_PREFIX + code
@@ -229,3 +250,16 @@ def decode_action(payload: str) -> ActionRecord | None:
     if data is not None and not isinstance(data, dict):
         return None
     return ActionRecord(seq, game, kind, seat, card, row, data)
+
+
+def _seats(payload: str) -> list[int] | None:
+    """The seats of a presence message, or ``None`` when ``payload`` is not a list of them."""
+    try:
+        seats = orjson.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(seats, list) or not all(
+        isinstance(seat, int) and not isinstance(seat, bool) for seat in seats
+    ):
+        return None
+    return seats
