@@ -198,7 +198,7 @@ class Absence:
         """Another process says which seats of table ``code`` are connected to it."""
         table = self.book.tables.get(code)
         if table is not None:
-            table.presence.remote[sender] = (frozenset(seats), table.presence.clock())
+            self.watch(table).presence.heard(sender, frozenset(seats), table.here())
 
     async def tell_presence(self, table: LiveTable) -> None:
         """Tell the other processes which seats of ``table`` are connected here."""

@@ -189,6 +189,15 @@ class Presence:
             return None
         return now - self.since.setdefault(seat, now)
 
+    def heard(self, sender: str, seats: frozenset[int], here: set[int]) -> None:
+        """Another process says ``seats`` are connected to it: a seat it no longer holds (and
+        that is connected nowhere else) is away from now on."""
+        now = self.clock()
+        before = self.remote_seats(now)
+        self.remote[sender] = (seats, now)
+        for seat in before - self.remote_seats(now) - here:
+            self.since[seat] = now
+
     def gone(self, seat: int) -> None:
         """The last socket of ``seat`` here closed: its absence counts from now."""
         self.since[seat] = self.clock()
