@@ -135,6 +135,7 @@ def open_table(
 ) -> Table:
     """A table of ``names`` (and ``bots`` greedy bots), each person connected."""
     settings.setdefault("deal_seed", 7)
+    settings.setdefault("max_queue", 10_000)  # a person reads only when the test looks
     client = make_client(**settings)
     clock = FakeClock()
     service_of(client).absence.clock = clock
@@ -165,10 +166,20 @@ def hand_of(message: Message) -> list[int]:
 def play_turn(table: Table, players: list[Person], pick: Callable[[list[int]], int] = max) -> None:
     """Each of ``players`` chooses a card of the current turn (``pick`` of their hand)."""
     for person in players:
-        state = person.state_where(
+        state = person.state_now(
             lambda m, p=person: (
                 bool(m["view"]["legal_cards"]) and not m["view"]["has_chosen"][p.seat]
             )
         )
-        person.send({"type": "play", "card": pick(hand_of(state)), "version": state["version"]})
-        person.state_where(lambda m, p=person: m["view"]["has_chosen"][p.seat])
+        person.send({"type": "play", "card": pick(hand_of(state))})
+        moment = (state["view"]["round"], state["view"]["turn"], "choosing_cards")
+
+        def played(m: Message, p: Person = person, moment: tuple[Any, ...] = moment) -> bool:
+            view = m["view"]
+            now = (view["round"], view["turn"], view["phase"])
+            return bool(view["has_chosen"][p.seat]) or now != moment
+
+        answer = person.until(
+            lambda m, played=played: m["type"] == "error" or (m["type"] == "state" and played(m))
+        )
+        assert answer["type"] == "state", answer

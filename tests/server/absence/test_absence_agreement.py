@@ -188,7 +188,9 @@ def test_a_pending_row_choice_is_covered(table_of: Callable[..., Table]) -> None
     assert table.inside(lambda t: t.game.phase.value) == "choosing_row"  # nobody chose for her
     cal.send({"type": "agree"})
     after = ben.state_where(
-        lambda m: m["view"]["phase"] == "choosing_cards" and m["view"]["turn"] > stuck["view"]["turn"]
+        lambda m: (
+            m["view"]["phase"] == "choosing_cards" and m["view"]["turn"] > stuck["view"]["turn"]
+        )
     )
     events = [e for m in ben.seen if m["type"] == "events" for e in m["events"]]
     taken = [e for e in events if e["type"] == "row_taken"]
