@@ -166,11 +166,11 @@ def hand_of(message: Message) -> list[int]:
 def play_turn(table: Table, players: list[Person], pick: Callable[[list[int]], int] = max) -> None:
     """Each of ``players`` chooses a card of the current turn (``pick`` of their hand)."""
     for person in players:
-        state = person.state_now(
-            lambda m, p=person: (
-                bool(m["view"]["legal_cards"]) and not m["view"]["has_chosen"][p.seat]
-            )
-        )
+
+        def deciding(m: Message, p: Person = person) -> bool:
+            return bool(m["view"]["legal_cards"]) and not m["view"]["has_chosen"][p.seat]
+
+        state = person.state_now(deciding)
         person.send({"type": "play", "card": pick(hand_of(state))})
         moment = (state["view"]["round"], state["view"]["turn"], "choosing_cards")
 
@@ -179,7 +179,11 @@ def play_turn(table: Table, players: list[Person], pick: Callable[[list[int]], i
             now = (view["round"], view["turn"], view["phase"])
             return bool(view["has_chosen"][p.seat]) or now != moment
 
-        answer = person.until(
-            lambda m, played=played: m["type"] == "error" or (m["type"] == "state" and played(m))
-        )
+        def answered(m: Message, played: Callable[[Message], bool] = played) -> bool:
+            return m["type"] == "error" or (m["type"] == "state" and played(m))
+
+        answer = person.until(answered)
         assert answer["type"] == "state", answer
+
+
+__all__ = ["FakeClock", "Message", "Person", "Table", "hand_of", "open_table", "play_turn"]

@@ -8,6 +8,7 @@ present when it completes, however they changed meanwhile; a pending row choice 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 from tests.server.absence.absence_helpers import Message, Table, play_turn
 
@@ -167,7 +168,7 @@ def test_an_agreement_confirmed_once_the_last_one_left(
 def row_choice_seed() -> int:
     """A deal seed whose first deal gives Ana (of three) a card below every row."""
     for seed in range(1, 200):
-        rows, hands = draw_deal(Dealer(None, seed).rng("", "deal", 1, 1), 3)
+        rows, hands = draw_deal(Dealer(cast(Any, None), seed).rng("", "deal", 1, 1), 3)
         if min(hands[0]) < min(row[0] for row in rows):
             return seed
     raise AssertionError("no such deal")
