@@ -44,8 +44,8 @@ export function renderAbsence({ status, seated, bots, words, receivedAt, send })
   }
   const proposal = status.proposal;
   if (proposal) {
-    const by = proposal.mine ? t("seat.you") : nameOf(proposal.by);
-    lines.push(h("p", { id: "absence-proposal", text: t("absence.proposed", { by, name: nameOf(proposal.seat), bot: botLabel(proposal.bot, { t, has }) }) }));
+    const key = proposal.mine ? "absence.proposed_you" : "absence.proposed";
+    lines.push(h("p", { id: "absence-proposal", text: t(key, { by: nameOf(proposal.by), name: nameOf(proposal.seat), bot: botLabel(proposal.bot, { t, has }) }) }));
     const agreed = (proposal.agreed || []).map((seat) => nameOf(seat));
     const waiting = proposal.waitingFor.map((seat) => nameOf(seat));
     lines.push(h("p", { class: "muted", text: t("absence.agreed", { names: formatList(agreed) }) }));
