@@ -236,8 +236,17 @@ class Absence:
         for table in list(self.book.tables.values()):
             if table.assisted or not table.full or table.lock.locked():
                 continue
-            async with self.watch(table).lock:
-                for seat in sorted(table.here()):
+            self.watch(table)
+            proposal = table.stand_ins.proposal
+            back = [
+                seat
+                for seat in sorted(table.here())
+                if seat in table.stand_ins.bots or (proposal is not None and proposal.seat == seat)
+            ]
+            if not back and frozenset(table.absent_seats()) == table.presence.announced:
+                continue  # nothing to do: the table's lock is left alone
+            async with table.lock:
+                for seat in back:
                     await self.seat_back(table, seat)
                 now_absent = frozenset(table.absent_seats())
                 if now_absent != table.presence.announced:
