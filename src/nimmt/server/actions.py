@@ -38,6 +38,12 @@ class ActionKind(StrEnum):
     """Assisted table: the row the owner of a too-low card takes."""
     UNDO = "undo"
     """Assisted table: takes back the last entry still standing."""
+    HANDOVER = "handover"
+    """The table's agreement to let a bot play for an absent person (data ``step``: ``propose``
+    with ``target`` and ``bot``, ``agree`` (``done`` when it completed it), ``decline``,
+    ``withdraw``); see :mod:`nimmt.server.standins`."""
+    RETURN = "return"
+    """An absent person is back: their seat is theirs again from the next decision on."""
 
 
 PEOPLE_ACTIONS = frozenset(
@@ -53,6 +59,8 @@ PEOPLE_ACTIONS = frozenset(
         ActionKind.TURN,
         ActionKind.ROW,
         ActionKind.UNDO,
+        ActionKind.HANDOVER,
+        ActionKind.RETURN,
     }
 )
 """Kinds a person's action can have: when a person (not a bot) makes one, it keeps the table in
@@ -74,3 +82,6 @@ SEAT_ACTIONS = (
     ActionKind.LEAVE,
 )
 """What a seated person sends at an online table (the socket's message types of the same names)."""
+
+STAND_IN_KINDS = frozenset({ActionKind.HANDOVER, ActionKind.RETURN})
+"""The table's agreements about an absent person's seat (:mod:`nimmt.server.standins`)."""

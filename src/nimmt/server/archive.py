@@ -31,12 +31,12 @@ async def game_record(book: TableBook, code: str, game: int | None = None) -> di
                 )
             return table.record()  # nothing is hidden at a real table: at any time
         names = [seat.name or f"Seat {seat.seat + 1}" for seat in table.seats]
-        played = table.game
+        played, source = table.game, table
         if number != table.game_number:
             actions = await book.read(book.storage.load_actions, table.code, number)
             earlier = LiveTable(table.code, table.created_at, list(table.seats))
             earlier.replay(actions, table.version)
-            played = earlier.game
+            played, source = earlier.game, earlier
         if played.phase is not Phase.GAME_OVER:
             raise ServiceError(
                 "game_not_finished",
@@ -48,4 +48,7 @@ async def game_record(book: TableBook, code: str, game: int | None = None) -> di
             "game": number,
             "bots": {str(seat.seat): seat.bot for seat in table.seats if seat.bot},
         }
+        stand_ins = source.stand_ins.history
+        if stand_ins:  # who played an absent person's seat, from which round and turn
+            meta["stand_ins"] = [dict(entry) for entry in stand_ins]
         return to_record(played, names, meta)

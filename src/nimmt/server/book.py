@@ -390,4 +390,5 @@ def live_table(record: TableRecord) -> LiveTable:
     table.game_number = record.status.game
     table.last_active_at = record.status.last_active_at
     table.coach = record.coach
+    table.away_seconds = record.away_seconds
     return table

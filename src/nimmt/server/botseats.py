@@ -56,7 +56,7 @@ class BotSeats:
         if table.game.phase not in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
             return
         for seat in table.game.waiting_for():
-            bot = table.seats[seat].bot
+            bot = table.bot_for(seat)  # a bot seat's, or one standing in for an absent person
             if bot is not None and seat not in table.bot_tasks:
                 view = table.game.view(seat)
                 table.bot_tasks[seat] = asyncio.create_task(
@@ -143,7 +143,7 @@ def still_waiting_for(table: LiveTable, seat: int, version: int) -> bool:
     """The bot's decision is still wanted: its seat is still a bot that the table waits for, at
     the same decision (a duplicate move from another process is dropped)."""
     return (
-        table.seats[seat].kind == "bot"
+        table.bot_for(seat) is not None
         and seat in table.game.waiting_for()
         and table.decision_version <= version <= table.version
     )

@@ -42,6 +42,9 @@ OnTalk = Callable[[str, dict[str, Any]], Awaitable[None]]
 """Another process stored something said at table ``code`` (the talk's own message)."""
 TALK = "talk"
 """In place of a version, marks a bus message that carries the table talk."""
+OnPresence = Callable[[str, str, list[int]], Awaitable[None]]
+"""Another process (its sender id) says which seats of a table are connected to it."""
+PRESENCE = "presence"
 
 
 class Bus(Protocol):
@@ -119,6 +122,9 @@ class RedisBus:
         self._on_change: OnChange | None = None
         self._on_resync: OnResync | None = None
         self._on_talk: OnTalk | None = None
+        self.on_presence: OnPresence | None = None
+        """Told the seats connected to another process (``"{sender} presence [seats]"``; a
+        process that does not know the message ignores it: its version is not a number)."""
 
     @property
     def healthy(self) -> bool:
@@ -180,6 +186,11 @@ class RedisBus:
             if talk is not None and self._on_talk is not None:
                 await self._on_talk(channel.removeprefix(CHANNEL_PREFIX), talk)
             return
+        if version == PRESENCE:
+            seats = _seats(payload)
+            if seats is not None and self.on_presence is not None:
+                await self.on_presence(channel.removeprefix(CHANNEL_PREFIX), sender, seats)
+            return
         if not version.isdigit():
             return
         await self._on_change(
@@ -228,6 +239,16 @@ class RedisBus:
             except Exception as error:
                 if attempt == 1:
                     log.error("bus: could not publish the talk of %s (%s)", code, error)
+
+    async def publish_presence(self, code: str, seats: list[int]) -> None:
+        """Tell the others which seats of table ``code`` are connected here (best effort: a
+        lost message is repeated a few seconds later)."""
+        if not self._healthy:
+            return
+        with contextlib.suppress(Exception):
+            await self._client.publish(
+                CHANNEL_PREFIX + code, f"{self.sender} {PRESENCE} {orjson.dumps(seats).decode()}"
+            )
 
     async def subscribe(self, code: str) -> None:
         channel = CHANNEL_PREFIX + code
@@ -285,3 +306,16 @@ def decode_talk(payload: str) -> dict[str, Any] | None:
     except (ValueError, TypeError):
         return None
     return message if isinstance(message, dict) else None
+
+
+def _seats(payload: str) -> list[int] | None:
+    """The seats of a presence message, or ``None`` when ``payload`` is not a list of them."""
+    try:
+        seats = orjson.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(seats, list) or not all(
+        isinstance(seat, int) and not isinstance(seat, bool) for seat in seats
+    ):
+        return None
+    return seats

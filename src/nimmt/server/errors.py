@@ -18,6 +18,7 @@ from nimmt.engine import (
     WrongPhaseError,
 )
 from nimmt.names import BadNameError
+from nimmt.server.standins import CardStandsError
 
 
 class ServiceError(Exception):
@@ -54,6 +55,11 @@ RULE_REFUSALS: dict[type[RuleError], tuple[str, int, str]] = {
     NotYourDecisionError: ("not_your_decision", 409, "Another player chooses the row."),
     RowIndexError: ("bad_row", 422, "Rows are numbered 0 to 3."),
     WrongPhaseError: ("wrong_phase", 409, "Not now: {error}."),
+    CardStandsError: (
+        "card_stands",
+        409,
+        "The card the bot chose for you this turn stands; you decide again from the next turn.",
+    ),
     RuleError: ("illegal_action", 409, "Not allowed: {error}."),
 }
 """The protocol's code, HTTP status and sentence for each of the rules engine's refusals; the

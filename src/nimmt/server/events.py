@@ -55,6 +55,58 @@ class RematchVote:
     ready: tuple[int, ...]
 
 
-TableEvent = Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote | EntryUndone
-TABLE_EVENTS = (RematchStarted, PlayerJoined, SeatLeft, RematchVote, EntryUndone)
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandoverProposed:
+    """``by`` proposes that ``bot`` plays for the absent person at ``seat``."""
+
+    seat: int
+    bot: str
+    by: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandoverAgreed:
+    """``by`` agrees that a bot plays for ``seat``; ``agreed``: everyone who agrees now."""
+
+    seat: int
+    by: int
+    agreed: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandoverCancelled:
+    """The proposal for ``seat`` ended without a handover: ``reason`` ``declined`` or
+    ``withdrawn`` (by ``by``), ``returned`` (the person came back) or ``left``."""
+
+    seat: int
+    by: int | None
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatHandedOver:
+    """Everyone present agreed: ``bot`` plays for the absent person at ``seat`` until they
+    return."""
+
+    seat: int
+    bot: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatReclaimed:
+    """The absent person at ``seat`` is back and decides again from the next decision on;
+    ``card_stands``: the card the bot chose for them this turn stands."""
+
+    seat: int
+    card_stands: bool
+
+
+TableEvent = (
+    Event | RematchStarted | PlayerJoined | SeatLeft | RematchVote | EntryUndone
+    | HandoverProposed | HandoverAgreed | HandoverCancelled | SeatHandedOver | SeatReclaimed
+)  # fmt: skip
+TABLE_EVENTS = (
+    RematchStarted, PlayerJoined, SeatLeft, RematchVote, EntryUndone,
+    HandoverProposed, HandoverAgreed, HandoverCancelled, SeatHandedOver, SeatReclaimed,
+)  # fmt: skip
 """The server's own events: public, every listener sees them."""

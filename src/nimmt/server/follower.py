@@ -142,7 +142,7 @@ class Follower:
             if now - self.book.changed_at.get(table.code, now) < patience:
                 continue
             game = table.game
-            waiting_for_bot = any(table.seats[seat].bot for seat in game.waiting_for())
+            waiting_for_bot = any(table.bot_for(seat) for seat in game.waiting_for())
             if not (game.phase is Phase.DEALING and table.full) and not waiting_for_bot:
                 continue
             async with table.lock:

@@ -7,22 +7,46 @@ those events), then its own state; the transport drains its bounded queue.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nimmt.server import serialize
 from nimmt.server.book import TableBook
 from nimmt.server.errors import ServiceError
 from nimmt.server.serialize import error_message
-from nimmt.server.table import Connection
+from nimmt.server.table import Connection, LiveTable
+
+SeatBack = Callable[[LiveTable, int], Awaitable[None]]
+"""Told (lock held) when a seat's first socket in this process comes."""
+SeatGone = Callable[[LiveTable, int], None]
+"""Told (lock held) when a seat's last socket in this process closed."""
+
+
+async def _nobody_back(_table: LiveTable, _seat: int) -> None:
+    pass
+
+
+def _nobody_gone(_table: LiveTable, _seat: int) -> None:
+    pass
 
 
 class Listeners:
     """The sockets of the tables of ``book``; each queue holds at most ``max_queue``
     messages."""
 
-    def __init__(self, book: TableBook, max_queue: int) -> None:
+    def __init__(
+        self,
+        book: TableBook,
+        max_queue: int,
+        *,
+        seat_back: SeatBack = _nobody_back,
+        seat_gone: SeatGone = _nobody_gone,
+    ) -> None:
         self.book = book
         self.max_queue = max_queue
+        self.seat_back = seat_back
+        """An absent person may take their seat back (:mod:`nimmt.server.absence`)."""
+        self.seat_gone = seat_gone
 
     async def connect(self, code: str, token: str | None, since: int | None = None) -> Connection:
         """A listener at the table. It is sent what it missed since version ``since`` (when the
@@ -50,6 +74,8 @@ class Listeners:
             newly_present = seat is not None and all(c.seat != seat for c in table.connections)
             table.connections.add(connection)
             if newly_present:
+                assert seat is not None
+                await self.seat_back(table, seat)
                 self.book.publish(table)  # everybody sees the seat come back
             else:
                 connection.send(serialize.state_message(table, seat))
@@ -64,6 +90,7 @@ class Listeners:
             table.connections.discard(connection)
             seat = connection.seat
             if seat is not None and all(c.seat != seat for c in table.connections):
+                self.seat_gone(table, seat)
                 self.book.publish(table)
 
     def fresh_state(self, connection: Connection) -> dict[str, Any] | None:

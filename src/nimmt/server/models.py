@@ -54,6 +54,10 @@ class TableRow(Base):
         Boolean, nullable=False, default=False, server_default=false()
     )
     """The table's creator allowed the coach for every seat."""
+    away_seconds: Mapped[int] = mapped_column(
+        Integer, nullable=False, default=120, server_default="120"
+    )
+    """Seconds a person must have been disconnected before a bot may be proposed for them."""
 
 
 class SeatRow(Base):

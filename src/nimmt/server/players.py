@@ -25,6 +25,10 @@ from nimmt.server.table import MAX_SEATS, MIN_SEATS, LiveTable, SeatSpec, clean_
 
 DEFAULT_LEAVE_BOT = "medium"
 """The bot that plays on for a person who leaves without choosing one."""
+DEFAULT_AWAY_SECONDS = 120
+MIN_AWAY_SECONDS, MAX_AWAY_SECONDS = 2, 3600
+"""How long a person must have been away before a bot may be proposed for them (the table's
+setting): two minutes unless its creator chose otherwise."""
 
 
 class Players:
@@ -36,11 +40,17 @@ class Players:
         self.bot_names = tuple(bot_names)
 
     async def create_table(
-        self, seats: Sequence[SeatSpec], creator: object = None, *, coach: bool = False
+        self,
+        seats: Sequence[SeatSpec],
+        creator: object = None,
+        *,
+        coach: bool = False,
+        away_seconds: int = DEFAULT_AWAY_SECONDS,
     ) -> str:
         """A new table; its code. The seats are checked here (count, one human, known bots), and
         the ``creator``'s name if one is given, so that a bad name creates no table. ``coach``:
-        every seated person may ask the coach."""
+        every seated person may ask the coach; ``away_seconds``: how long a person must have
+        been away before the others may propose that a bot plays for them."""
         if creator is not None:
             clean_name(creator)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
@@ -57,6 +67,14 @@ class Players:
                 )
             else:
                 raise ServiceError("bad_request", "A seat is either human or bot.", 422)
+        if isinstance(away_seconds, bool) or not (
+            isinstance(away_seconds, int) and MIN_AWAY_SECONDS <= away_seconds <= MAX_AWAY_SECONDS
+        ):
+            raise ServiceError(
+                "bad_request",
+                f"The absence delay is {MIN_AWAY_SECONDS} to {MAX_AWAY_SECONDS} seconds.",
+                422,
+            )
         if not any(record.kind == "human" for record in records):
             raise ServiceError("bad_request", "A table needs at least one human seat.", 422)
         created = self.book.clock()
@@ -67,6 +85,7 @@ class Players:
                 tuple(records),
                 TableStatus(0, 1, "waiting", 0, False, created),
                 coach=coach,
+                away_seconds=away_seconds,
             )
         )
 

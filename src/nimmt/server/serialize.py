@@ -158,7 +158,7 @@ def events_message(
 
 def summary(table: LiveTable) -> dict[str, Any]:
     """The public summary of a table (``GET /api/tables/{code}``, and in every ``state``)."""
-    connected = {conn.seat for conn in table.connections}
+    connected = table.connected_seats()
     return {
         "code": table.code,
         "url": f"/t/{table.code}",
@@ -186,6 +186,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "created_at": iso(table.created_at),
         "assisted": table.assisted,
         "coach": table.coach,
+        "absence": table.absence_summary(),
     }
 
 

@@ -20,6 +20,7 @@ through the rules engine, store, tell each seat what it may see, tell the other 
 - :mod:`nimmt.server.retention`: finished and abandoned tables deleted after their days.
 - :mod:`nimmt.server.talk`: the talk at a table (chat and quick reactions), kept with the table
   and carried by the bus, never part of a game.
+- :mod:`nimmt.server.absence`: the table's agreement to let a bot play for an absent person.
 
 After every stored change the book runs one hook, wired here: deal what is due, then start the
 bots the table waits for, then note the result of a game that is over.
@@ -35,6 +36,7 @@ from typing import Any
 
 from nimmt.bots import BOT_NAMES
 from nimmt.server import serialize
+from nimmt.server.absence import Absence
 from nimmt.server.archive import game_record
 from nimmt.server.assisting import AssistDesk
 from nimmt.server.book import TableBook
@@ -72,7 +74,8 @@ class GameService:
     ``deal_seed`` fixes the deals (tests); ``bot_delay`` lets people follow a bot's move;
     ``idle_seconds``, ``watchdog_seconds``, ``retry_seconds`` and ``max_queue`` are the
     housekeeping's timings and a socket's queue length; ``finished_days`` and
-    ``abandoned_days`` the retention's (0: kept forever)."""
+    ``abandoned_days`` the retention's (0: kept forever); ``absence_clock`` counts how long a
+    person has been away (``time.monotonic`` unless given: a fake clock in tests)."""
 
     def __init__(
         self,
@@ -91,6 +94,7 @@ class GameService:
         max_queue: int = 64,
         finished_days: float = 0.0,
         abandoned_days: float = 0.0,
+        absence_clock: Callable[[], float] | None = None,
     ) -> None:
         self.storage = storage
         self.bus: Bus = bus if bus is not None else LocalBus()
@@ -126,7 +130,13 @@ class GameService:
             bot_delay=bot_delay,
         )
         self.players = Players(self.book, self.bot_names)
-        self.listeners = Listeners(self.book, max_queue)
+        self.absence = Absence(self.book, self.bot_names, clock=absence_clock)
+        self.listeners = Listeners(
+            self.book,
+            max_queue,
+            seat_back=self.absence.seat_back,
+            seat_gone=self.absence.seat_gone,
+        )
         self.assisted = AssistDesk(self.book)
         self.profiles = Profiles(self.book, storage.people)
         self.groups = Groups(self.book, storage.people, self.players, self.assisted)
@@ -139,6 +149,7 @@ class GameService:
         self.create_table = self.players.create_table
         self.join = self.players.join
         self.act = self.players.act
+        self.handover = self.absence.act
         self.connect = self.listeners.connect
         self.disconnect = self.listeners.disconnect
         self.create_assisted_table = self.assisted.create
@@ -161,6 +172,7 @@ class GameService:
         await self.follower.start()
         self.retention.start()
         self.talk.start()
+        self.absence.start()
         self.book.spawn(self._start_bots(), "bots")
         self.book.spawn(self._start_runner(self.coach.runner.start, "coach's worker"), "coach")
         if not self.book.shared:

@@ -19,7 +19,8 @@ from typing import Any, ClassVar
 
 from nimmt import names
 from nimmt.engine import Game, Phase
-from nimmt.server.actions import SEAT_CHANGES, ActionKind
+from nimmt.server import standins
+from nimmt.server.actions import SEAT_CHANGES, STAND_IN_KINDS, ActionKind
 from nimmt.server.errors import ServiceError
 from nimmt.server.events import (
     PlayerJoined,
@@ -28,6 +29,7 @@ from nimmt.server.events import (
     SeatLeft,
     TableEvent,
 )
+from nimmt.server.standins import CardStandsError, Presence, StandIns
 from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -149,6 +151,13 @@ class LiveTable:
     was away): it must be rebuilt before anything else happens."""
     coach: bool = False
     """The table's creator allowed the coach for every seat."""
+    away_seconds: int = 120
+    """How long a person must have been disconnected before the others may propose that a bot
+    plays for them (the creator's setting)."""
+    stand_ins: StandIns = field(default_factory=StandIns)
+    """The table's agreements about absent people's seats (stored ``handover``/``return``)."""
+    presence: Presence = field(default_factory=Presence)
+    """Who is connected, as this process knows it (never stored)."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
@@ -189,6 +198,37 @@ class LiveTable:
         people = set(self.people_seats())
         return self.finished and bool(people) and people <= self.rematch_votes
 
+    def bot_for(self, seat: int) -> str | None:
+        """The bot that decides for ``seat``: a bot seat's, or the one standing in for an absent
+        person the table agreed on; ``None`` when a person decides there."""
+        return self.seats[seat].bot or self.stand_ins.bots.get(seat)
+
+    def here(self) -> set[int]:
+        """The seats connected to this process."""
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    def connected_seats(self) -> set[int]:
+        """The seats connected anywhere, as this process knows it."""
+        return self.here() | self.presence.remote_seats(self.presence.clock())
+
+    def absent_seats(self) -> dict[int, float]:
+        """The people away everywhere for the table's delay or longer: seat -> seconds."""
+        return standins.absent_seats(
+            self.seats, self.stand_ins, self.presence, self.here(), self.away_seconds
+        )
+
+    def handover_needed(self) -> list[int]:
+        """Who must agree to the open handover proposal (:mod:`nimmt.server.absence`)."""
+        return standins.handover_needed(self.seats, self.stand_ins, self.absent_seats())
+
+    def absence_summary(self) -> dict[str, Any] | None:
+        """The summary's ``absence`` object; ``None`` at a table played with real cards."""
+        if self.assisted:
+            return None
+        return standins.absence_summary(
+            self.seats, self.stand_ins, self.presence, self.here(), self.away_seconds, self.game
+        )
+
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
 
@@ -222,6 +262,7 @@ class LiveTable:
             self.events_seen = 0
             self.history.clear()
             self.rematch_votes.clear()
+            self.stand_ins.clear()
             self.pending_events.append(RematchStarted(action.game))
         elif action.kind == ActionKind.REMATCH_VOTE:
             assert action.seat is not None
@@ -234,7 +275,15 @@ class LiveTable:
             self.pending_events.append(RematchVote(action.seat, agree, ready))
         elif action.kind in SEAT_CHANGES:
             self._change_seat(action)
+        elif action.kind in STAND_IN_KINDS:
+            self.pending_events.extend(self.stand_ins.apply(action, self.game))
         else:
+            if (
+                action.kind in (ActionKind.PLAY, ActionKind.RETRACT)
+                and action.seat is not None
+                and self.stand_ins.card_stands(action.seat, self.game)
+            ):
+                raise CardStandsError("the card a bot chose for this seat this turn stands")
             apply_to_game(self.game, action)
         self.version = action.seq
         self.note_change()
@@ -255,6 +304,7 @@ class LiveTable:
                 new = SeatRecord(action.seat, "bot", str(bot), old.name)
             self.pending_events.append(SeatLeft(action.seat, old.name or "", bot))
             self.rematch_votes.discard(action.seat)  # a newcomer decides for themselves
+            self.pending_events.extend(self.stand_ins.seat_left(action.seat))
         self.seats[action.seat] = new
 
     def note_change(self) -> None:
@@ -292,6 +342,7 @@ class LiveTable:
         self.decision_key = ()
         self.history.clear()
         self.rematch_votes.clear()
+        self.stand_ins.clear()
         for action in actions:
             self.apply(action)
             self.pending_events.clear()

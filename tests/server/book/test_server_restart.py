@@ -106,6 +106,8 @@ def without_presence(state: Message) -> Message:
     """A state without who is connected (that is all a restart may change)."""
     table = dict(state["table"])
     table["seats"] = [{**seat, "connected": None} for seat in table["seats"]]
+    if table.get("absence"):  # who is away, and for how long, is presence too
+        table["absence"] = {**table["absence"], "away": None}
     return {**state, "table": table}
 
 

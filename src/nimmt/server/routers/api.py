@@ -28,6 +28,7 @@ class CreateTableIn(BaseModel):
     seats: list[SeatIn]
     name: str | None = None
     coach: bool = False
+    away_seconds: int = 120
 
 
 class CreateAssistedIn(BaseModel):
@@ -67,7 +68,9 @@ async def create_table(
     quota: CreationQuota = request.app.state.create_quota
     stamp = quota.acquire(address)
     try:
-        code = await service.create_table(seats, creator=body.name, coach=body.coach)
+        code = await service.create_table(
+            seats, creator=body.name, coach=body.coach, away_seconds=body.away_seconds
+        )
     except BaseException:
         quota.release(address, stamp)  # refused tables do not count
         raise

@@ -23,6 +23,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
+from nimmt.server.absence import STEPS as HANDOVER_STEPS
 from nimmt.server.actions import SEAT_ACTIONS, ActionKind
 from nimmt.server.book import first_line
 from nimmt.server.errors import ServiceError
@@ -252,6 +253,11 @@ async def handle_message(service: GameService, connection: Connection, text: str
             raise ServiceError("malformed", '"version" must be a whole number.')
         if kind in ASSIST_ACTIONS:
             await _assist(service, connection, ASSIST_ACTIONS[kind], data, version)
+            return
+        if kind in HANDOVER_STEPS:  # an absent player's seat (docs/protocol.md)
+            await service.handover(
+                connection.code, connection.token, kind, seat=data.get("seat"), bot=data.get("bot")
+            )
             return
         if kind not in SEAT_ACTIONS:
             raise ServiceError("unknown_type", f"There is no message type {kind!r}.")

@@ -82,6 +82,9 @@ class TableRecord:
     it is never listed in the lobby."""
     coach: bool = False
     """The table's creator allowed the coach for every seat (shown to all: fairness is visible)."""
+    away_seconds: int = 120
+    """How long a person must have been disconnected before the others may propose that a bot
+    plays for them (the creator's setting; docs/protocol.md, "An absent player")."""
 
 
 @dataclass(frozen=True, slots=True)

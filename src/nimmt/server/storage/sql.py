@@ -221,6 +221,7 @@ class SqlStorage:
                         humans=humans,
                         assistant_hash=table.assistant_hash,
                         coach=table.coach,
+                        away_seconds=table.away_seconds,
                     )
                     .returning(TableRow.id)
                 ).scalar_one()
@@ -268,6 +269,7 @@ class SqlStorage:
                 ),
                 assistant_hash=row.assistant_hash,
                 coach=row.coach,
+                away_seconds=row.away_seconds,
             )
 
     @_reading

@@ -26,6 +26,7 @@ export function mountStart(root) {
     fullCode: null, // the table a join found full: the page offers to watch it instead
     busy: false,
     coach: false, // the new table allows the coach for everyone at it
+    awaySeconds: 120, // how long a person must be away before a bot may be proposed for them
   };
   let refreshTimer = null;
   const realCards = realCardsForm({ firstName: () => state.name, rerender: () => render() });
@@ -66,7 +67,7 @@ export function mountStart(root) {
     state.busy = true;
     render();
     try {
-      const made = await api("POST", "/api/tables", { seats: state.seats, name: cleanName(state.name), coach: state.coach });
+      const made = await api("POST", "/api/tables", { seats: state.seats, name: cleanName(state.name), coach: state.coach, away_seconds: state.awaySeconds });
       if (made.token) safeSet(tokenKey(made.code), made.token);
       location.assign(made.url || `/t/${made.code}`);
     } catch (err) {
@@ -238,6 +239,13 @@ export function mountStart(root) {
           on: { change: (event) => { state.coach = event.target.checked; } } }),
         h("label", { for: "allow-coach", text: t("start.allow_coach") }),
         h("p", { class: "muted field-help", id: "allow-coach-help", text: t("start.allow_coach_help") })),
+      h("div", { class: "field" },
+        h("label", { for: "away-minutes", text: t("start.away_label") }),
+        h("select", { id: "away-minutes", "aria-describedby": "away-minutes-help",
+          on: { change: (event) => { state.awaySeconds = Number(event.target.value); } } },
+          ...[1, 2, 5, 10].map((minutes) => h("option", { value: String(minutes * 60), selected: state.awaySeconds === minutes * 60,
+            text: t("start.away_minutes", { count: minutes }) }))),
+        h("p", { class: "muted field-help", id: "away-minutes-help", text: t("start.away_help") })),
       state.createError ? h("p", { class: "form-error", role: "alert", text: state.createError }) : null,
       h("button", { type: "submit", class: "button primary", id: "create-table", disabled: state.busy || !state.seats, text: t("start.create") }));
 

@@ -89,6 +89,15 @@ export function eventSentence(event, words) {
       }
       return { text, notice: true };
     }
+    // An absent player (docs/protocol.md): the table's agreement, told to everyone.
+    case "handover_proposed":
+      return { text: t("events.handover_proposed", { by: nameOf(event.by), name: nameOf(event.seat), bot: botLabel(event.bot, words) }), notice: true };
+    case "handover_cancelled":
+      return { text: t("events.handover_cancelled", { name: nameOf(event.seat) }), notice: true };
+    case "seat_handed_over":
+      return { text: t("events.seat_handed_over", { name: nameOf(event.seat), bot: botLabel(event.bot, words) }), notice: true };
+    case "seat_reclaimed":
+      return { text: t("events.seat_reclaimed", { name: nameOf(event.seat) }), notice: true };
     default:
       return null;
   }

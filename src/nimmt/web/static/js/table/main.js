@@ -22,6 +22,7 @@ import { createAnnouncer } from "../kit/announce.js";
 import { bindRowDigits } from "../kit/keys.js";
 import { applyStateMessage, chosenCard, createState, isSeated, mySeat, nameOf, shortNameOf, shouldSummarize, speedFrom } from "../kit/state.js";
 import { eventSentence } from "../kit/text.js";
+import { absenceStatus, renderAbsence } from "./absence.js";
 import { createActions } from "./actions.js";
 import { createBrief } from "./brief.js";
 import {
@@ -119,7 +120,16 @@ export function mountTable(root, code) {
     root, code, s, actions, leaveDialog, leaveTexts, words, nameOfSeat, shortOfSeat, seated,
     isGone: () => destroyed, brief, openLeaveDialog, toggleLog, toggleCoach, coachAllowedHere, coachAnnotation, coachReview,
     talkChip: talk.chip,
+    absencePanel,
   });
+
+  // An absent player (table/absence.js): the panel, and when its minutes were counted.
+  let absenceAt = Date.now();
+  function absencePanel() {
+    const status = absenceStatus(s.table, mySeat(s));
+    if (status && status.absent.length && !s.bots) actions.loadBots().then(() => { if (!destroyed) render(); });
+    return renderAbsence({ status, seated: seated(), bots: s.bots, words: words(), receivedAt: absenceAt, send: (message) => actions.send(message) });
+  }
   /** Draw the page from the model (view.js). */
   function render() {
     view.render();
@@ -208,6 +218,7 @@ export function mountTable(root, code) {
 
   function applyState(message) {
     const { seatLost } = applyStateMessage(s, message);
+    absenceAt = Date.now();
     s.log = logFromState(s.log, s.view, s.table ? s.table.game : null);
     noteDrawn(s.coach, s.view, s.version);
     if (seatLost) actions.forgetSeat();

@@ -70,7 +70,7 @@ export function createTableView(ctx) {
     // The score sheet takes the players' place (the totals are on it), beside the board.
     const page = h("div", { class: `table-page${s.logOpen ? " log-open" : ""}`, style: { "--step": `${STEP_MS / s.speed}ms` } },
       h("h1", { class: "visually-hidden", text: t("board.table", { code }) }),
-      toolbar(), sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat).map((info) => ({ ...info, short: ctx.shortOfSeat(info.seat) }))), board(), handSection());
+      toolbar(), ctx.absencePanel ? ctx.absencePanel() : null, sheetShown ? scoreSheet() : renderSeats(seatSummaries(s, nameOfSeat).map((info) => ({ ...info, short: ctx.shortOfSeat(info.seat) }))), board(), handSection());
     // Every state redraws the page: the sheet's entrance goes on from where it was, rather than
     // starting again at each move while the sheet stays open.
     const sheet = page.querySelector(":scope > .sheet");

@@ -1,0 +1,68 @@
+"""An absent player in real browsers (issue 19): three people at a table, one closes the page;
+once the table's delay has passed the two others see it, one proposes that a bot plays the seat,
+nothing happens until the second agrees, and then the bot plays it. The page with the proposal
+shown has no serious axe violation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from tests.browser.browser_helpers import Server
+from tests.browser.test_browser_pages import AXE, axe_violations
+from tests.waiting import wait_until
+
+pytestmark = pytest.mark.browser
+
+
+def take_seat(page: Any, code: str, name: str) -> None:
+    page.goto(f"/t/{code}")
+    page.fill("#seat-name", name)
+    page.click("#take-seat")
+
+
+def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
+    server: Server, new_page: Any
+) -> None:
+    # A short delay (the table's setting) so that the test need not wait two minutes.
+    made = server.api("POST", "/api/tables", {"seats": [{"kind": "human"}] * 3, "away_seconds": 2})
+    code = made["code"]
+    ana, ben, cal = new_page(), new_page(), new_page()
+    for page, name in ((ana, "Ana"), (ben, "Ben"), (cal, "Cal")):
+        take_seat(page, code, name)
+    for page in (ana, ben, cal):
+        expect(page.locator(".hand .card")).to_have_count(10, timeout=20000)
+
+    ana.close()  # Ana leaves without a word
+    for page in (ben, cal):
+        expect(page.locator("#absence")).to_contain_text("Ana has been away for 0 minutes.")
+    ben.click('[data-focus="absence-propose-0"]')
+    rest = " that medium plays for Ana until they return."
+    rest += " It happens only when everyone present agrees."
+    expect(ben.locator("#absence-proposal")).to_have_text("You propose" + rest)
+    expect(cal.locator("#absence-proposal")).to_have_text("Ben proposes" + rest)
+    expect(ben.locator("#absence")).to_contain_text("Waiting for: Cal.")
+
+    # Ben and Cal choose their cards: Ana's seat waits, nobody chooses for her.
+    for page in (ben, cal):
+        page.locator(".hand .card").first.click()
+        expect(page.locator(".hand .card.lifted")).to_have_count(1)
+    summary = server.api("GET", f"/api/tables/{code}")
+    assert summary["absence"]["stand_ins"] == []
+    assert summary["absence"]["proposal"]["agreed"] == [1]
+    if AXE.exists():
+        assert axe_violations(cal) == []
+
+    cal.click('[data-focus="absence-agree"]')
+    for page in (ben, cal):
+        expect(page.locator("#absence")).to_contain_text("plays for Ana until they return.")
+    # The bot plays Ana's seat: the turn is revealed and the next one begins.
+    for page in (ben, cal):
+        expect(page.locator(".hand .card")).to_have_count(9, timeout=20000)
+
+    def handed_over() -> bool:
+        absence = server.api("GET", f"/api/tables/{code}")["absence"]
+        return bool(absence["stand_ins"] == [{"seat": 0, "bot": "medium"}])
+
+    wait_until(handed_over, message="the handover is not in the summary")
