@@ -64,7 +64,7 @@ def ladder(
     ] = None,
     file: Annotated[
         Path | None,
-        typer.Option("--file", metavar="PATH", help="Keep the results in this file, across runs."),
+        typer.Option("--file", metavar="FILE", help="Keep the results in this file, across runs."),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", metavar="", help="Print the ladder as JSON.")
