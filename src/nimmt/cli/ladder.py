@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -125,9 +127,14 @@ def ladder(
             _save(current, file)
             last_save = time.monotonic()
 
-    with stop_on_signals() as stopping:
+    with stop_on_signals() as stopping, _progress(len(current.missing(deals))) as advance:
+
+        def done(table: tuple[str, ...], block: int) -> None:
+            advance()
+            saved(table, block)
+
         try:
-            played = play_ladder(current, deals, jobs=workers, move_time=move_time, on_block=saved)
+            played = play_ladder(current, deals, jobs=workers, move_time=move_time, on_block=done)
         except KeyboardInterrupt:
             if file is not None:
                 _save(current, file)
@@ -150,6 +157,34 @@ def ladder(
         if not out.is_terminal:
             out = Console(width=PIPED_WIDTH)
         out.print(_table(figures))
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar of the deals to play on standard error, when it is a terminal."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if total == 0 or not console.is_terminal or console.is_dumb_terminal:
+        yield lambda: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("[bold]ladder[/] deals"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("deals", total=total)
+        yield lambda: progress.advance(task)
 
 
 def _check_same(option: str, given: int | None, value: int, file: Path) -> None:
