@@ -10,6 +10,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import pytest
 from tests.cli.test_cli_external_bots import (
     DEADLINE,
@@ -19,6 +20,7 @@ from tests.cli.test_cli_external_bots import (
     fake_bot,
 )
 from tests.cli.test_cli_program_signals import SIGNALS, left_behind, stop_when_started
+from tests.waiting import wait_until
 
 from nimmt.arena.ladder import load_ladder
 
@@ -115,3 +117,58 @@ def test_a_signal_stops_the_ladder_keeps_the_file_and_ends_every_program(
         assert signal.Signals(number).name in last
     assert left_behind(marker) == []
     assert len(load_ladder(path).bots) == 3
+
+
+def alive(process: psutil.Process) -> bool:
+    try:
+        return bool(process.is_running() and process.status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["ladder", "mc:64", "mc:32", "--seats", "2", "--deals", "50"],
+        ["arena", "mc:64", "mc:32", "--deals", "50"],
+    ],
+    ids=["ladder", "arena"],
+)
+def test_sigterm_stops_the_worker_processes_without_a_traceback(
+    tmp_path: Path, command: list[str]
+) -> None:
+    process = subprocess.Popen(
+        [NIMMT, *command, "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        parent = psutil.Process(process.pid)
+        wait_until(
+            lambda: len(parent.children()) >= 2,
+            timeout=DEADLINE,
+            interval=0.05,
+            message="the worker processes did not start",
+        )
+        workers = parent.children()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=DEADLINE)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 128 + signal.SIGTERM, stderr
+    assert_one_error_line(stderr, "terminated (SIGTERM)")
+    assert stderr.strip().splitlines()[-1].startswith("error:")
+    wait_until(
+        lambda: (
+            not any(
+                worker.is_running() and worker.status() != psutil.STATUS_ZOMBIE
+                for worker in workers
+            )
+        ),
+        timeout=10,
+        interval=0.05,
+        message="a worker process was left running",
+    )

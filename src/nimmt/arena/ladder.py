@@ -178,8 +178,12 @@ def _play_task(task: tuple[Table, int, int]) -> tuple[Table, int, BlockResult]:
 
 
 def _ignore_interrupts() -> None:
-    # As the arena's workers: the parent alone stops the run on Ctrl-C.
+    # As the arena's workers: the parent alone stops the run on Ctrl-C. A worker is forked
+    # with the parent's handlers for SIGTERM and SIGHUP (which raise KeyboardInterrupt there);
+    # the pool ends its workers with SIGTERM, which must simply end them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 # ------------------------------------------------------------------ ratings
