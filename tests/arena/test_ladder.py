@@ -66,6 +66,7 @@ def test_a_new_bot_plays_only_its_own_tables_and_gets_what_a_fresh_ladder_gets()
         table: {k: b.scores for k, b in blocks.items()} for table, blocks in grown.tables.items()
     }
     assert play_ladder(fresh, 2) == 0  # nothing is missing
+    assert play_ladder(fresh, 3, extend=False) == 0  # every table has deals: none is extended
     assert play_ladder(fresh, 3) == 6  # one more deal at every table
 
 

@@ -78,11 +78,13 @@ class Ladder:
         """Every table of the ladder: each set of ``seats`` bots, in the bots' order."""
         return list(combinations(self.bots, self.seats))
 
-    def missing(self, deals: int) -> list[tuple[Table, int]]:
-        """The (table, deal index) pairs to play so that every table has ``deals`` deals."""
+    def missing(self, deals: int, *, extend: bool = True) -> list[tuple[Table, int]]:
+        """The (table, deal index) pairs to play so that every table has ``deals`` deals (with
+        ``extend`` false, only the tables with none yet)."""
         return [
             (table, block)
             for table in self.schedule()
+            if extend or not self.tables.get(table)
             for block in range(deals)
             if block not in self.tables.get(table, {})
         ]
@@ -136,12 +138,14 @@ def play_ladder(
     jobs: int = 1,
     move_time: float = DEFAULT_MOVE_TIME,
     on_block: Callable[[Table, int], None] | None = None,
+    extend: bool = True,
 ) -> int:
     """Play what ``ladder`` lacks for ``deals`` deals at every table (in ``jobs`` worker
     processes; tables with a ``cmd:`` program in this one, each program started once), calling
-    ``on_block`` after each deal is added. Returns the number of deals played."""
+    ``on_block`` after each deal is added; with ``extend`` false, only the tables that have no
+    deal yet are played. Returns the number of deals played."""
     check_ladder(ladder, deals)
-    tasks = ladder.missing(deals)
+    tasks = ladder.missing(deals, extend=extend)
     local = [task for task in tasks if any(is_program(name) for name in task[0])]
     pooled = [task for task in tasks if task not in local]
 

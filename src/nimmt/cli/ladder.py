@@ -112,6 +112,7 @@ def ladder(
                 seed=seed if seed is not None else DEFAULT_SEED,
             )
         join(current, bots or [])
+        extend = deals is not None  # without --deals, only the tables that have none are played
         if deals is None:
             deals = max((len(blocks) for blocks in current.tables.values()), default=DEFAULT_DEALS)
         check_ladder(current, deals)
@@ -127,14 +128,19 @@ def ladder(
             _save(current, file)
             last_save = time.monotonic()
 
-    with stop_on_signals() as stopping, _progress(len(current.missing(deals))) as advance:
+    with (
+        stop_on_signals() as stopping,
+        _progress(len(current.missing(deals, extend=extend))) as advance,
+    ):
 
         def done(table: tuple[str, ...], block: int) -> None:
             advance()
             saved(table, block)
 
         try:
-            played = play_ladder(current, deals, jobs=workers, move_time=move_time, on_block=done)
+            played = play_ladder(
+                current, deals, jobs=workers, move_time=move_time, on_block=done, extend=extend
+            )
         except KeyboardInterrupt:
             if file is not None:
                 _save(current, file)
