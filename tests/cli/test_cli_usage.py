@@ -33,7 +33,7 @@ def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
 def test_help_lists_every_command() -> None:
     result = subprocess.run([NIMMT, "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0
-    for command in ("play", "replay", "arena", "serve"):
+    for command in ("play", "replay", "arena", "ladder", "serve"):
         assert command in result.stdout
 
 
@@ -50,7 +50,7 @@ def test_nimmt_alone_prints_the_help_and_succeeds() -> None:
     assert result.stdout == nimmt("--help").stdout
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["serve"]])
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["ladder"], ["serve"]])
 def test_dash_h_is_help(command: list[str]) -> None:
     short, long = nimmt(*command, "-h"), nimmt(*command, "--help")
     assert (short.returncode, short.stderr) == (0, "")
@@ -68,7 +68,7 @@ TYPE_NAMES = re.compile(r"<[\w\[\], |]+>|\b(INTEGER|TEXT|PATH|FLOAT|BOOLEAN|FILE
 """Typer's type labels (``<int>``, ``<list[str]>``), Click's (``INTEGER``), braced arguments."""
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["serve"]])
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["ladder"], ["serve"]])
 def test_help_pages_show_no_internal_type_names(command: list[str]) -> None:
     text = nimmt(*command, "--help").stdout
     assert not TYPE_NAMES.search(text), text
@@ -76,6 +76,7 @@ def test_help_pages_show_no_internal_type_names(command: list[str]) -> None:
         "play": ("N", "KIND[,KIND...]", "NAME", "SEED", "FILE", "SECONDS"),
         "replay": ("FILE",),
         "arena": ("BOT...", "N", "SEED", "DIR"),
+        "ladder": ("BOT...", "N", "SEED", "FILE", "SECONDS"),
         "serve": ("ADDRESS", "PORT", "URL"),
     }.get(" ".join(command), ()):
         assert f" {metavar} " in text, metavar

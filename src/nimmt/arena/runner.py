@@ -181,8 +181,12 @@ def play_match(
 
 def _leave_interrupts_to_parent() -> None:
     # Ctrl-C reaches every process of the terminal's group: the workers ignore it, so that the
-    # parent alone stops the run, cleanly, instead of each worker printing a traceback.
+    # parent alone stops the run, cleanly, instead of each worker printing a traceback. The
+    # parent's handlers for SIGTERM and SIGHUP (nimmt.cli.stopping) are inherited by the fork
+    # and would raise KeyboardInterrupt in a worker that the pool ends with SIGTERM.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _rounded(value: float | None, digits: int) -> float | None:

@@ -14,7 +14,7 @@ from typer._click import Context
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from nimmt.cli import admin, analyze, arena, assist, bot, play, replay, serve
+from nimmt.cli import admin, analyze, arena, assist, bot, ladder, play, replay, serve
 from nimmt.exits import EXIT_INTERRUPTED
 
 
@@ -66,6 +66,7 @@ app = typer.Typer(
 app.command("play", cls=_Command)(play.play)
 app.command("replay", cls=_Command)(replay.replay)
 app.command("arena", cls=_Command)(arena.arena)
+app.command("ladder", cls=_Command)(ladder.ladder)
 app.command("serve", cls=_Command)(serve.serve)
 app.command("assist", cls=_Command)(assist.assist)
 app.command("analyze", cls=_Command)(analyze.analyze)
