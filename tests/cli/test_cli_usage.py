@@ -64,8 +64,11 @@ def test_version_prints_the_package_version() -> None:
     assert result.stdout == f"nimmt {version('nimmt')}\n"
 
 
-TYPE_NAMES = re.compile(r"<[\w\[\], |]+>|\b(INTEGER|TEXT|PATH|FLOAT|BOOLEAN|FILENAME)\b|\{\w+\}")
-"""Typer's type labels (``<int>``, ``<list[str]>``), Click's (``INTEGER``), braced arguments."""
+TYPE_NAMES = re.compile(
+    r"<[\w\[\], |]+>|(?<!:)\b(INTEGER|TEXT|PATH|FLOAT|BOOLEAN|FILENAME)\b|\{\w+\}"
+)
+"""Typer's type labels (``<int>``, ``<list[str]>``), Click's (``INTEGER``), braced arguments
+(a bot name's own placeholder, as in ``policy:PATH``, is not one)."""
 
 
 @pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["ladder"], ["serve"]])
