@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { before, describe, test } from "node:test";
 
-import { setLanguage } from "../../src/nimmt/web/static/js/i18n.js";
+import { setLanguage, t } from "../../src/nimmt/web/static/js/i18n.js";
 import { eveningText, formatDecimal, personName } from "../../src/nimmt/web/static/js/profile/people.js";
 import { figuresText } from "../../src/nimmt/web/static/js/profile/history.js";
 import { ratingLines, tickGames } from "../../src/nimmt/web/static/js/group/rating.js";
@@ -36,6 +36,12 @@ describe("plural forms", () => {
     // French says "0 partie" and "1,5 tête" (the one form runs below 2).
     assert.equal(figuresText(totals({ games: 0, wins: 2, bullheads_per_round: 1.5, clean_rounds: 4 })),
       "0 partie · 2 gagnées · 1,50 tête de bœuf par manche · 4 manches sans tête de bœuf · 1 rangée ramassée");
+  });
+
+  test("the device link's minutes", async () => {
+    await setLanguage("de");
+    assert.match(t("profile.link_valid", { count: 1, minutes: 1 }), /1 Minute lang\.$/);
+    assert.match(t("profile.link_valid", { count: 5, minutes: 5 }), /5 Minuten lang\.$/);
   });
 
   test("no games yet: a dash, not a number", async () => {
