@@ -260,9 +260,11 @@ def test_a_group_of_three_plays_an_evening_and_sees_its_standings(
         line = ben.locator("#standings tbody tr", has_text=name)
         cells = line.locator("td").all_inner_texts()
         per_round = round(bullheads[name] / rounds[name], 2)
-        assert cells[1:4] == ["3", str(wins[name]), f"{per_round:g}"], (name, cells)
+        german = f"{per_round:.2f}".replace(".", ",")  # the page's language: a decimal comma
+        assert cells[1:4] == ["3", str(wins[name]), german], (name, cells)
         # The rating, one decimal shown: openskill's ordinal recomputed from the records.
-        assert abs(float(cells[5]) - ratings[name]) <= 0.051, (name, cells, ratings)
+        shown = float(cells[5].replace(",", ".").replace("\u2212", "-"))
+        assert abs(shown - ratings[name]) <= 0.051, (name, cells, ratings)
     expect(ben.locator("#standings svg")).to_have_count(1)  # the rating plot
     replays = ben.locator("#recent a").evaluate_all(
         "links => links.map(a => a.getAttribute('href'))"
@@ -278,7 +280,7 @@ def test_a_group_of_three_plays_an_evening_and_sees_its_standings(
         "links => links.map(a => a.getAttribute('href'))"
     )
     assert links == [f"/t/{code}/replay?game=1" for code in (third, second, first)]
-    expect(phone.locator("#history")).to_contain_text(f"3 games, {wins['Ana']} won")
+    expect(phone.locator("#history")).to_contain_text(f"3 games · {wins['Ana']} won")
     phone.locator("#history li a").last.click()
     phone.wait_for_url(f"**/t/{first}/replay?game=1")
     expect(phone.locator("#replay-position")).to_be_visible()

@@ -196,6 +196,7 @@ def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, An
                     {
                         "name": seat.name,
                         "profile": seat.profile_id,
+                        "kind": seat.kind,
                         "games": 0,
                         "wins": 0,
                         "bullheads": 0,

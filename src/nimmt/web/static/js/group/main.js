@@ -5,9 +5,11 @@
 
 import { PROFILE_KEY, api, apiErrorText, tokenKey } from "../api.js";
 import { clear, h } from "../dom.js";
-import { formatList, safeGet, safeSet, t } from "../i18n.js";
+import { currentLanguage, safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "../profile/avatar.js";
+import { eveningText, personName } from "../profile/people.js";
 import { ratingPlot } from "./rating.js";
+import { standingsTable } from "./standings.js";
 
 export function mountGroup(root, code) {
   const state = { page: null, invite: null, error: null, picked: new Set(), guests: "" };
@@ -53,18 +55,8 @@ export function mountGroup(root, code) {
     return h("section", { class: "panel", id: "standings" },
       h("h2", { text: t("group.standings") }),
       h("p", { text: t("group.games_counted", { count: page.games }) }),
-      h("div", { class: "table-scroll" }, h("table", { class: "standings" },
-        h("thead", {}, h("tr", {}, ["rank", "name", "games", "wins", "per_round", "clean", "rating"].map((key) =>
-          h("th", { scope: "col", text: t(`group.col_${key}`) })))),
-        h("tbody", {}, page.standings.map((line) => h("tr", {},
-          h("td", { text: String(line.rank) }),
-          h("th", { scope: "row" }, avatarEl(line), " ", line.name),
-          h("td", { text: String(line.games) }),
-          h("td", { text: String(line.wins) }),
-          h("td", { text: line.bullheads_per_round === null ? "–" : String(line.bullheads_per_round) }),
-          h("td", { text: String(line.clean_rounds) }),
-          h("td", { text: line.rating.toFixed(1) })))))),
-      ratingPlot(page.standings, t("group.rating_plot")),
+      standingsTable(page),
+      ratingPlot(page.standings),
       h("p", {},
         h("button", { type: "button", class: "button small", text: t("group.csv"), on: { click: () => run(downloadCsv) } }),));
   }
@@ -74,22 +66,23 @@ export function mountGroup(root, code) {
       h("h2", { text: t("group.recent") }),
       page.recent.length
         ? h("ol", { class: "plain-list" }, page.recent.map((game) => h("li", {},
-          h("span", { text: new Date(game.finished_at).toLocaleString() }), " · ",
+          h("span", { text: new Date(game.finished_at).toLocaleString(currentLanguage()) }), " · ",
           h("span", { text: game.real_cards ? t("group.real_cards") : t("group.online") }), " · ",
-          h("span", { text: game.players.map((p) => `${p.name} ${p.total}${p.winner ? " ★" : ""}`).join(", ") }), " · ",
+          h("span", {}, game.players.map((p, index) => [index ? ", " : "", `${personName(p)} ${p.total}`,
+            p.winner ? [h("span", { "aria-hidden": "true", text: " ★" }), h("span", { class: "visually-hidden", text: ` (${t("group.winner")})` })] : null])), " · ",
           h("a", { href: game.replay, text: t("profile.replay") }))))
         : h("p", { text: t("group.no_games") }),
       page.evenings.length > 0 && h("h3", { text: t("group.evenings") }),
       page.evenings.map((evening) => h("p", { class: "evening" },
-        h("strong", { text: new Date(`${evening.date}T12:00:00Z`).toLocaleDateString() }), " ",
-        t("group.evening", { count: evening.games, names: formatList(evening.players.filter((p) => p.wins > 0).map((p) => p.name)) || "–" }))));
+        h("strong", { text: new Date(`${evening.date}T12:00:00Z`).toLocaleDateString(currentLanguage()) }), " ",
+        eveningText(evening))));
   }
 
   function membersEl(page) {
     return h("section", { class: "panel", id: "members" },
       h("h2", { text: t("group.members") }),
       h("ul", { class: "plain-list members" }, page.members.map((member) => h("li", {},
-        avatarEl(member), " ", member.name, member.owner ? ` (${t("group.owner")})` : ""))),
+        avatarEl(member), " ", personName(member), member.owner ? ` (${t("group.owner")})` : ""))),
       page.group.owner && h("p", {},
         h("button", { type: "button", class: "button", id: "new-invite", text: t("group.invite"), on: { click: () => run(async () => {
           state.invite = await api("POST", `/api/groups/${encodeURIComponent(code)}/invite`);

@@ -117,7 +117,7 @@ export function mountProfile(root) {
       }) } }),
       state.link && h("div", { class: "device-link" },
         h("img", { src: state.link.qr, alt: t("profile.qr_alt"), width: "180", height: "180" }),
-        h("p", { text: t("profile.link_valid", { minutes: state.link.minutes }) }),
+        h("p", { text: t("profile.link_valid", { count: state.link.minutes, minutes: state.link.minutes }) }),
         h("input", { readonly: true, value: state.link.url, "aria-label": t("profile.link"), class: "link-field" })));
   }
 

@@ -1,0 +1,124 @@
+// The profile and group pages' words with the real catalogues (src/nimmt/web/static/i18n/):
+// plural forms, "a former player" translated, decimals in the page's language, the evening's
+// winners marked as guests or bots, and the rating plot's scales.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { before, describe, test } from "node:test";
+
+import { setLanguage, t } from "../../src/nimmt/web/static/js/i18n.js";
+import { eveningText, formatDecimal, personName } from "../../src/nimmt/web/static/js/profile/people.js";
+import { figuresText } from "../../src/nimmt/web/static/js/profile/history.js";
+import { ratingLines, tickGames } from "../../src/nimmt/web/static/js/group/rating.js";
+
+const I18N = new URL("../../src/nimmt/web/static/i18n/", import.meta.url);
+
+before(() => {
+  globalThis.document = { documentElement: {} };
+  globalThis.fetch = async (url) => {
+    const name = String(url).split("/").pop();
+    const text = await readFile(new URL(name, I18N), "utf8");
+    return { ok: true, json: async () => JSON.parse(text) };
+  };
+});
+
+const totals = (over) => ({ games: 1, wins: 1, bullheads_per_round: 1, clean_rounds: 1, rows_taken: 1, ...over });
+
+describe("plural forms", () => {
+  test("one and many in each language", async () => {
+    await setLanguage("en");
+    assert.equal(figuresText(totals()), "1 game · 1 won · 1.00 bullhead per round · 1 round without a bullhead · 1 row taken");
+    assert.match(figuresText(totals({ games: 3, clean_rounds: 2, rows_taken: 45, bullheads_per_round: 15.36 })),
+      /^3 games · 1 won · 15\.36 bullheads per round · 2 rounds without a bullhead · 45 rows taken$/);
+    await setLanguage("de");
+    assert.equal(figuresText(totals({ games: 3, wins: 0, bullheads_per_round: 10.79 })),
+      "3 Partien · 0 gewonnen · 10,79 Hornochsen pro Runde · 1 Runde ohne Hornochsen · 1 Reihe genommen");
+    await setLanguage("fr");
+    // French says "0 partie" and "1,5 tête" (the one form runs below 2).
+    assert.equal(figuresText(totals({ games: 0, wins: 2, bullheads_per_round: 1.5, clean_rounds: 4 })),
+      "0 partie · 2 gagnées · 1,50 tête de bœuf par manche · 4 manches sans tête de bœuf · 1 rangée ramassée");
+  });
+
+  test("the device link's minutes", async () => {
+    await setLanguage("de");
+    assert.match(t("profile.link_valid", { count: 1, minutes: 1 }), /1 Minute lang\.$/);
+    assert.match(t("profile.link_valid", { count: 5, minutes: 5 }), /5 Minuten lang\.$/);
+  });
+
+  test("no games yet: a dash, not a number", async () => {
+    await setLanguage("en");
+    assert.match(figuresText(totals({ games: 0, bullheads_per_round: null })), /– bullheads per round/);
+  });
+});
+
+describe("names and numbers", () => {
+  test("a deleted profile's stored name is said in the page's language", async () => {
+    await setLanguage("de");
+    assert.equal(personName({ name: "a former player", profile: null }), "ein ehemaliger Mitspieler");
+    await setLanguage("fr");
+    assert.equal(personName({ name: "a former player", profile: null }), "un ancien joueur");
+    assert.equal(personName({ name: "Ana", profile: "p1" }), "Ana");
+  });
+
+  test("decimals take the language's separator", () => {
+    assert.equal(formatDecimal(10.79, 2, "de"), "10,79");
+    assert.equal(formatDecimal(3.25, 1, "fr"), "3,3");
+    assert.equal(formatDecimal(10.79, 2, "en"), "10.79");
+    assert.equal(formatDecimal(null), "–");
+  });
+});
+
+describe("the evening's line", () => {
+  const evening = {
+    date: "2026-12-01",
+    games: 3,
+    players: [
+      { name: "Bot 3 (greedy)", profile: null, kind: "bot", wins: 1 },
+      { name: "Cy", profile: null, kind: "human", wins: 2 },
+      { name: "Ben", profile: "b", kind: "human", wins: 1 },
+      { name: "Ana", profile: "a", kind: "human", wins: 0 },
+    ],
+  };
+
+  test("members first, then a guest and a bot said to be one; nobody without a win", async () => {
+    await setLanguage("en");
+    assert.equal(eveningText(evening),
+      "3 games; won by Ben (1 win), the guest Cy (2 wins), and the bot Bot 3 (greedy) (1 win)");
+    await setLanguage("de");
+    assert.equal(eveningText(evening),
+      "3 Partien; gewonnen von Ben (1 Sieg), dem Gast Cy (2 Siege) und dem Bot Bot 3 (greedy) (1 Sieg)");
+    await setLanguage("fr");
+    assert.match(eveningText(evening), /^3 parties\u202f; gagnants\u202f: Ben \(1 victoire\), l’invité Cy \(2 victoires\) et le bot/);
+  });
+
+  test("one game, no winner listed: just the count", async () => {
+    await setLanguage("en");
+    assert.equal(eveningText({ games: 1, players: [{ name: "Ana", profile: "a", wins: 0 }] }), "1 game");
+  });
+});
+
+describe("the rating plot", () => {
+  const point = (game, rating) => ({ table: "ABCDEF", game, finished_at: `2026-12-01T20:0${game}:00`, rating });
+  const box = { width: 110, height: 60, left: 10, right: 0, top: 0, bottom: 10 };
+
+  test("x is the game's place in the group, y the rating, the best highest", () => {
+    const { lines, games, low, high } = ratingLines([
+      { name: "Ana", profile: "a", colour: "#1f5a45", rating_over_time: [point(1, 0), point(2, 4), point(3, 2)] },
+      { name: "Ben", profile: "b", colour: "#2e6fb7", rating_over_time: [point(2, -2), point(3, -4)] },
+      { name: "Cy", profile: "c", colour: "#8c3fa8", rating_over_time: [] },
+    ], box);
+    assert.equal(games.length, 3);
+    assert.deepEqual([low, high], [-4, 4]);
+    assert.deepEqual(lines.map((line) => line.name), ["Ana", "Ben"]);
+    assert.deepEqual(lines[0].points, [[10, 25], [60, 0], [110, 12.5]]);
+    assert.deepEqual(lines[1].points, [[60, 37.5], [110, 50]]); // Ben joined at the second game
+  });
+
+  test("no games, no lines; ticks thin out on a long history", () => {
+    assert.deepEqual(ratingLines([{ name: "Ana", colour: "#000", rating_over_time: [] }]).lines, []);
+    assert.deepEqual(tickGames(3), [0, 1, 2]);
+    const many = tickGames(40);
+    assert.equal(many[0], 0);
+    assert.equal(many.at(-1), 39);
+    assert.ok(many.length <= 8, String(many));
+  });
+});
