@@ -123,8 +123,10 @@ def timed_decide(
 class BotPool(WorkerPool):
     """Decisions in ``processes`` worker processes (started when the first decision comes)."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, latest_seconds: float = LATEST_SECONDS) -> None:
         super().__init__(processes, WORKER_NICENESS)
+        self.latest_seconds = latest_seconds
+        """How long a decision waits for a worker before :data:`LATE_STAND_IN` decides."""
 
     async def start(self) -> None:
         await self.warm_up()
@@ -135,7 +137,7 @@ class BotPool(WorkerPool):
             return _decide_here(bot, seed, view, asked_at)
         try:
             choice, waited = await asyncio.wait_for(
-                self.run(timed_decide, bot, seed, view, asked_at), LATEST_SECONDS
+                self.run(timed_decide, bot, seed, view, asked_at), self.latest_seconds
             )
         except TimeoutError:
             # The workers are starved (a busy machine gives their lower priority little): a
