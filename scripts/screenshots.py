@@ -7,9 +7,14 @@ and phone) and the board view on a TV.
 
 It starts its own ``nimmt serve`` (fixed deal seed, bots without delay) on a free port with a
 throw-away database, and drives two people (Ana on a desktop, Ben on a phone) through Debian's
-Chromium. Each person plays their lowest card, which soon makes one of them choose a row.
+Chromium. Each person plays their lowest card. With the fixed deal Ben, in the third seat, holds
+the 1, below every row: he must choose a row in the first turn (if the deal ever stops bringing
+him that choice, the script ends with an error rather than shoot another moment).
 
-    uv run python scripts/screenshots.py [--out docs/screenshots] [--game-over]
+    uv run python scripts/screenshots.py [--out docs/screenshots] [--game-over] [--only NAME ...]
+
+``--only table_row_choice_desktop table_row_choice_phone`` writes just those shots and stops
+once they are taken (the game is still played up to them).
 """
 
 from __future__ import annotations
@@ -55,6 +60,25 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
+
+
+# The shots still to write with ``--only`` (file names without .png); None: write all.
+WANTED: set[str] | None = None
+
+
+class AllTaken(Exception):
+    """Every shot asked for with ``--only`` is written: the rest of the run is not needed."""
+
+
+def shoot(page: Any, path: Path) -> None:
+    """Write ``page``'s screenshot to ``path`` unless ``--only`` leaves it out."""
+    if WANTED is not None and path.stem not in WANTED:
+        return
+    page.screenshot(path=path)
+    if WANTED is not None:
+        WANTED.discard(path.stem)
+        if not WANTED:
+            raise AllTaken
 
 
 def settle(page: Any) -> None:
@@ -125,7 +149,7 @@ def assist_shots(page: Any, out: Path, device: str) -> None:
     page.locator(".assist-board .row-slots .card", has_text="91").wait_for()
     page.locator(".assist-board .reveal").wait_for(state="hidden")
     settle(page)
-    page.screenshot(path=out / f"assist_turn_{device}.png")
+    shoot(page, out / f"assist_turn_{device}.png")
     page.locator(".assist-field").nth(3).fill("")
     page.locator(".assist-field").nth(3).focus()
     type_cards(page, (93,))
@@ -135,7 +159,7 @@ def assist_shots(page: Any, out: Path, device: str) -> None:
     page.keyboard.press("Enter")
     page.locator(".assist-board .rows.choosing").wait_for()
     settle(page)
-    page.screenshot(path=out / f"assist_row_{device}.png")
+    shoot(page, out / f"assist_row_{device}.png")
 
 
 def coach_table(page: Any, name: str) -> None:
@@ -157,7 +181,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--game-over", action="store_true", help="also play to the end")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="write only these shots")
     options = parser.parse_args()
+    global WANTED
+    if options.only:
+        WANTED = {name.removesuffix(".png") for name in options.only}
     out: Path = options.out
     out.mkdir(parents=True, exist_ok=True)
 
@@ -176,21 +204,23 @@ def main() -> None:
             start.goto("/")
             start.fill("#player-name", "Ana")
             settle(start)
-            start.screenshot(path=out / "start_desktop.png")
+            shoot(start, out / "start_desktop.png")
             phone_start = context(PHONE, "de-DE")
             phone_start.goto("/")
             settle(phone_start)
-            phone_start.screenshot(path=out / "start_phone.png")
+            shoot(phone_start, out / "start_phone.png")
 
             # Ana opens a table for two people and two bots; the lobby shows the link.
             ana = start
-            ana.select_option("#seat-2", "medium")
+            # Ben takes the third seat: with the fixed deal its lowest card is below every row.
+            ana.select_option("#seat-1", "medium")
+            ana.select_option("#seat-2", "human")
             ana.select_option("#seat-3", "greedy")
             ana.click("#create-table")
             ana.wait_for_url(re.compile(r"/t/\w{6}$"))
             code = ana.url.rsplit("/", 1)[1]
             settle(ana)
-            ana.screenshot(path=out / "table_waiting_desktop.png")
+            shoot(ana, out / "table_waiting_desktop.png")
 
             ben = context(PHONE, "de-DE")
             ben.goto(f"/t/{code}")
@@ -200,38 +230,41 @@ def main() -> None:
                 page.locator(".hand .card").first.wait_for()
             pages = {"Ana": ana, "Ben": ben}
 
+            # A row choice: Ben's lowest card (the 1 of this deal, in the third seat) is below
+            # every row in the first turn, so he must choose; Ana waits.
+            play_until(
+                pages,
+                lambda: (
+                    any(p.locator(".rows.choosing").count() for p in pages.values())
+                    or any(p.locator(".sheet").count() for p in pages.values())
+                ),
+                choose_rows=False,
+            )
+            if not ben.locator(".rows.choosing").count():
+                raise SystemExit("error: the deal did not bring Ben a row choice; no screenshot")
+            for page in pages.values():  # "Ben took a seat" gone from the top of the page
+                page.locator("#notice .notice-line").first.wait_for(state="detached")
+            settle(ana)
+            settle(ben)
+            shoot(ana, out / "table_row_choice_desktop.png")
+            shoot(ben, out / "table_row_choice_phone.png")
+            ben.locator('.row[data-row="0"]').click()
+
             # A turn: one turn played, then Ana has chosen and Ben is still thinking.
             play_until(pages, lambda: "turn 2" in ana.locator(".table-info").inner_text())
             ana.locator(".hand .card").nth(2).click()
             ana.locator(".hand .card.lifted").wait_for()
             settle(ana)
             settle(ben)
-            ana.screenshot(path=out / "table_turn_desktop.png")
-            ben.screenshot(path=out / "table_turn_phone.png")
-
-            # A row choice: the person whose card is too low, and the other who waits.
-            play_until(
-                pages,
-                lambda: (
-                    any(p.locator(".rows.choosing").count() for p in pages.values())
-                    or ana.locator(".sheet").count() > 0
-                ),
-                choose_rows=False,
-            )
-            settle(ana)
-            settle(ben)
-            ana.screenshot(path=out / "table_row_choice_desktop.png")
-            ben.screenshot(path=out / "table_row_choice_phone.png")
-            for page in pages.values():
-                if page.locator(".rows.choosing").count():
-                    page.locator('.row[data-row="0"]').click()
+            shoot(ana, out / "table_turn_desktop.png")
+            shoot(ben, out / "table_turn_phone.png")
 
             # The score sheet after round 1.
             play_until(pages, lambda: all(p.locator(".sheet").count() for p in pages.values()))
             settle(ana)
             settle(ben)
-            ana.screenshot(path=out / "score_sheet_desktop.png")
-            ben.screenshot(path=out / "score_sheet_phone.png")
+            shoot(ana, out / "score_sheet_desktop.png")
+            shoot(ben, out / "score_sheet_phone.png")
 
             # The board on a TV between rounds: the rows of round 2, the sheet beside them.
             tv = context(TV, "en-US")
@@ -239,7 +272,7 @@ def main() -> None:
             tv.locator(".board-page .rows").wait_for()
             tv.locator(".board-join img").evaluate("img => img.decode()")
             settle(tv)
-            tv.screenshot(path=out / "board_tv.png")
+            shoot(tv, out / "board_tv.png")
 
             ten_shots(base, out, context)
 
@@ -260,8 +293,8 @@ def main() -> None:
                     loading = page.locator(".coach-review-loading")
                     loading.wait_for(state="detached", timeout=300_000)
                 settle(ana)
-                ana.screenshot(path=out / "game_over_desktop.png")
-                ben.screenshot(path=out / "game_over_phone.png")
+                shoot(ana, out / "game_over_desktop.png")
+                shoot(ben, out / "game_over_phone.png")
 
             for device, locale, name in ((DESKTOP, "en-US", "desktop"), (PHONE, "de-DE", "phone")):
                 assist_shots(context(device, locale), out, name)
@@ -269,19 +302,23 @@ def main() -> None:
             # The coach: a hand with each card's expected extra bullheads, the best marked.
             coach = context(DESKTOP, "en-US")
             coach_table(coach, "Ana")
-            coach.screenshot(path=out / "coach_desktop.png")
+            shoot(coach, out / "coach_desktop.png")
             coach_phone = context(PHONE, "fr-FR")
             coach_table(coach_phone, "Ben")
-            coach_phone.screenshot(path=out / "coach_phone.png")
+            shoot(coach_phone, out / "coach_phone.png")
 
             rules = context(PHONE, "fr-FR")
             rules.goto("/rules/fr#exemple")
             settle(rules)
-            rules.screenshot(path=out / "rules_phone.png")
+            shoot(rules, out / "rules_phone.png")
             replay_shots(base, out, context)
             browser.close()
+        except AllTaken:
+            pass
         finally:
             stop_server(server)
+    if WANTED:
+        raise SystemExit(f"error: no such shot: {', '.join(sorted(WANTED))}")
     for shot in sorted(out.glob("*.png")):
         print(shot)
 
@@ -308,13 +345,13 @@ def ten_shots(base: str, out: Path, context: Any) -> None:
     side.locator(".hand .card").first.wait_for()
     play_until({"Ana": side}, lambda: side.locator(".rows.choosing").count() > 0, choose_rows=False)
     settle(side)
-    side.screenshot(path=out / "table_ten_sideways_phone.png")
+    shoot(side, out / "table_ten_sideways_phone.png")
     tv = context(TV, "en-US")
     tv.goto(f"/t/{made['code']}/board")
     tv.locator(".board-page .seat").nth(9).wait_for()
     tv.locator(".board-join img").evaluate("img => img.decode()")
     settle(tv)
-    tv.screenshot(path=out / "board_tv_ten.png")
+    shoot(tv, out / "board_tv_ten.png")
 
 
 def replay_shots(base: str, out: Path, context: Any) -> None:
@@ -352,7 +389,7 @@ def replay_shots(base: str, out: Path, context: Any) -> None:
         page.goto(link)
         page.locator(".replay-lines").wait_for()
         settle(page)
-        page.screenshot(path=out / f"{name}.png")
+        shoot(page, out / f"{name}.png")
 
 
 if __name__ == "__main__":
