@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { botSeatName, createState, nameOf } from "../../src/nimmt/web/static/js/kit/state.js";
+import { playerNames } from "../../src/nimmt/web/static/js/replay/model.js";
 
 /** A translator over a tiny German catalogue (unknown keys come back as the key, as i18n.js does). */
 const german = {
@@ -38,4 +39,15 @@ test("a person's name a bot plays on, and a server without bot_name, keep the se
   ]);
   assert.equal(nameOf(s, 0, t), "Ana");
   assert.equal(nameOf(s, 1, t), "Bot 2 (hard)");
+});
+
+test("a replay's bot seats are said as the table says them, people's names as they are", () => {
+  const players = ["Ana", "Bot 2 (hard)", "Bot 3 (oracle)", "Bot 2 (hard)", "Bot 5 (hard) x"];
+  assert.deepEqual(playerNames(players, t), [
+    "Ana",
+    "Roboter 2 (schwer)",
+    "Roboter 3 (oracle)", // a level the page does not know: as is
+    "Bot 2 (hard)", // not the name the server gives the bot of this seat (the fourth)
+    "Bot 5 (hard) x",
+  ]);
 });

@@ -17,7 +17,7 @@ import { createAnnouncer } from "../kit/announce.js";
 import { renderPageMessage } from "../kit/render.js";
 import { speedFrom } from "../kit/state.js";
 import { fileSizeProblem, recordErrorText, replayRecord, tableErrorText, tableReplay } from "./load.js";
-import { animatesTo, beforeTurn, keyTarget, parsePosition, positionHash, positionText, stepIndexFor, stepStatus } from "./model.js";
+import { animatesTo, beforeTurn, keyTarget, parsePosition, playerNames, positionHash, positionText, stepIndexFor, stepStatus } from "./model.js";
 import { createReplayView } from "./view.js";
 
 /** Mount the viewer. `code`: a table's finished game; null: a record file the reader brings. */
@@ -38,7 +38,7 @@ export function mountReplay(root, { code = null, game = null } = {}) {
   const say = createAnnouncer();
   let generation = 0; // bumped by every drawing: an animation of an older one stops
 
-  const nameOf = (seat) => (s.replay ? s.replay.players[seat] : t("seat.empty_name", { number: seat + 1 }));
+  const nameOf = (seat) => (s.replay ? playerNames(s.replay.players, t)[seat] : t("seat.empty_name", { number: seat + 1 }));
   const words = () => ({ t, formatList, has, nameOf, me: null });
   const motion = { get speed() { return s.speed; }, nameOf, me: null };
   const view = createReplayView({

@@ -7,7 +7,7 @@
 // `{kind: "deal"|"turn"|"scored", round, turn, rows, rows_before, hands, revealed, row_chosen,
 // events, penalties, totals, score_sheet, outcome}`, computed by the rules engine.
 
-import { lowestFirst } from "../kit/state.js";
+import { botSeatName, lowestFirst } from "../kit/state.js";
 import { eventSentence, winnersText } from "../kit/text.js";
 
 /**
@@ -80,6 +80,18 @@ export function keyTarget(key, index, steps) {
 
 /** Whether going from step `from` to `to` is one turn forward (the only move that is animated). */
 export const animatesTo = (steps, from, to) => to === from + 1 && steps[to] && steps[to].kind === "turn";
+
+/**
+ * The players' names in the page's language: a bot seat's own name as the server stores it
+ * ("Bot 2 (medium)", the seat's number with the level) said as the table page says it
+ * (kit/state.js botSeatName, "Bot 2 (mittel)"); any other name as it is.
+ */
+export function playerNames(players, t) {
+  return players.map((name, seat) => {
+    const bot = /^Bot (\d+) \(([^()]+)\)$/.exec(name);
+    return bot && Number(bot[1]) === seat + 1 ? botSeatName({ bot: bot[2], number: seat + 1 }, t) : name;
+  });
+}
 
 /**
  * The seats as render.js renderSeats draws them, for a step: each one's bullheads this round

@@ -12,7 +12,7 @@ import { formatList, t } from "../i18n.js";
 import { STEP_MS } from "../kit/animate.js";
 import { recordLink, renderBoard, renderCard, renderScoreTable, renderSeats, renderSpeed } from "../kit/render.js";
 import { sheetScroll } from "../kit/sheetscroll.js";
-import { coachAt, handAt, positionText, stepLines, stepSeats, stepStatus } from "./model.js";
+import { coachAt, handAt, playerNames, positionText, stepLines, stepSeats, stepStatus } from "./model.js";
 
 export function createReplayView(ctx) {
   const { code, s, nameOf, words, on } = ctx;
@@ -60,7 +60,7 @@ export function createReplayView(ctx) {
       h("div", { class: "replay-stage" },
         board,
         h("div", { class: "replay-side" },
-          renderSeats(stepSeats(shown, s.replay.players)),
+          renderSeats(stepSeats(shown, playerNames(s.replay.players, t))),
           picture ? null : happenings(step, figures.row),
           picture ? null : sheet(step))),
       hand(step, figures.card, coach));
@@ -114,7 +114,7 @@ export function createReplayView(ctx) {
 
   function sheet(step) {
     if (step.kind !== "scored") return null;
-    const names = s.replay.players;
+    const names = playerNames(s.replay.players, t);
     return h("section", { class: "sheet replay-sheet", "aria-labelledby": "replay-sheet-title" },
       h("h2", { id: "replay-sheet-title", text: step.outcome ? t("sheet.game_over") : t("sheet.after_round", { round: step.round }) }),
       step.outcome ? h("p", { class: "winners", text: stepStatus(step, words()) }) : null,
@@ -122,7 +122,7 @@ export function createReplayView(ctx) {
   }
 
   function hand(step, cardCoach, coach) {
-    const players = s.replay.players;
+    const players = playerNames(s.replay.players, t);
     const { cards, played } = handAt(step, s.followed);
     const select = h("select", {
       id: "replay-follow", "data-focus": "replay-follow",
