@@ -192,6 +192,11 @@ def test_a_whole_game_ends_with_the_winners_the_record_and_a_rematch(
     assert record["format"] == "6nimmt-record"
     assert len(record["rounds"]) == len(view["score_sheet"])
 
+    # The empty hand says what to do with the sheet open beside it, not to open the sheet.
+    expect(ana.locator(".hand-empty")).to_have_text(
+        "The game is over. To play again, press “Play again” on the score sheet."
+    )
+
     # A rematch starts a new game at the same table: totals back to 0, ten new cards.
     sheet.locator("#rematch").click()
     expect(ana.locator(".sheet")).to_have_count(0)

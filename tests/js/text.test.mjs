@@ -115,6 +115,10 @@ describe("status and labels", () => {
     assert.equal(seatStateText("thinking", t), "seat.state_thinking()");
     assert.equal(seatStateText("idle", t), "");
     assert.equal(emptyHandText("game_over", t), "table.hand_game_over()");
+    // The score sheet already open beside the table: not "open the score sheet" but its button.
+    assert.equal(emptyHandText("game_over", t, { sheetOpen: true }), "table.hand_game_over_sheet(button=sheet.rematch())");
+    assert.equal(emptyHandText("game_over", t, { sheetOpen: true, wantsAgain: true }), "rematch.vote_you()");
+    assert.equal(emptyHandText("dealing", t, { sheetOpen: true }), "table.hand_empty()");
     assert.equal(emptyHandText("dealing", t), "table.hand_empty()");
     assert.equal(botLabel("medium", words()), "bots.medium()");
     assert.equal(botLabel("strong", words()), "strong");

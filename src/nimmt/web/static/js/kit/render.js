@@ -162,7 +162,7 @@ export function renderSeats(seats) {
  * digits through `onKeydown`. `onPlay(card)`, `onFocus(card)`. `annotate(card)` may add a
  * note to a card (`{ el, className, label(base), title }`: the coach's figure and its words).
  */
-export function renderHand({ hand, chosen = null, canPlay = false, focus = null, phase, onPlay, onFocus, onKeydown, annotate = null }) {
+export function renderHand({ hand, chosen = null, canPlay = false, focus = null, phase, onPlay, onFocus, onKeydown, annotate = null, emptyText = null }) {
   const cards = hand.map((card) => {
     const lifted = card === chosen;
     const note = annotate ? annotate(card) : null;
@@ -194,7 +194,7 @@ export function renderHand({ hand, chosen = null, canPlay = false, focus = null,
   }, cards);
   return h("section", { class: "hand-area", "aria-label": t("table.your_hand") },
     h("h2", { class: "visually-hidden", text: t("table.your_hand") }),
-    hand.length ? handEl : h("p", { class: "muted hand-empty", text: emptyHandText(phase, t) }),
+    hand.length ? handEl : h("p", { class: "muted hand-empty", text: emptyText ?? emptyHandText(phase, t) }),
     canPlay && hand.length ? h("p", { class: "hint", text: t("table.keyboard_hint") }) : null);
 }
 

@@ -158,10 +158,17 @@ export function infoText(view, t) {
 /** What a seat is doing, in words (see state.js seatStateKey); "" when idle. */
 export const seatStateText = (key, t) => (key === "idle" ? "" : t(`seat.state_${key}`));
 
-/** What stands where the hand would be when it is empty. */
-export function emptyHandText(phase, t) {
+/**
+ * What stands where the hand would be when it is empty. At game over: the person's own wish to
+ * play again once they said it (`wantsAgain`), else where to say it, the score sheet being open
+ * beside the table already (`sheetOpen`) or not.
+ */
+export function emptyHandText(phase, t, { sheetOpen = false, wantsAgain = false } = {}) {
   if (phase === "waiting") return t("table.hand_waiting");
-  if (phase === "game_over") return t("table.hand_game_over");
+  if (phase === "game_over") {
+    if (wantsAgain) return t("rematch.vote_you");
+    return sheetOpen ? t("table.hand_game_over_sheet", { button: t("sheet.rematch") }) : t("table.hand_game_over");
+  }
   return t("table.hand_empty");
 }
 

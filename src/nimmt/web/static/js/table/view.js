@@ -26,7 +26,7 @@ import {
   renderSpeed,
 } from "../kit/render.js";
 import { chosenCard, mayBeLastRound, mySeat, seatSummaries } from "../kit/state.js";
-import { infoText, nextRoundWarning, overText, statusText, unsentText, winnersText } from "../kit/text.js";
+import { emptyHandText, infoText, nextRoundWarning, overText, statusText, unsentText, winnersText } from "../kit/text.js";
 import { coachFailed, coachThinking } from "./coach.js";
 import { renderCoachBadge, renderCoachToggle } from "./coachview.js";
 import { lastTurn } from "./log.js";
@@ -187,6 +187,10 @@ export function createTableView(ctx) {
       onFocus: (card) => { s.handFocus = card; },
       onKeydown: (event) => handKeydown(event, root, s),
       annotate: ctx.coachAnnotation("card"),
+      emptyText: emptyHandText(view.phase, t, {
+        sheetOpen: Boolean(s.sheetOpen && view.outcome),
+        wantsAgain: Boolean(rematchStatus(s.table, mySeat(s))?.mine),
+      }),
     });
   }
 
