@@ -84,6 +84,11 @@ def test_the_notice_of_a_new_player_covers_nothing_that_matters(
         "(line) => line.after(line.cloneNode(true))",
         page.locator("#notice .notice-line").element_handle(),
     )
+    # The copy slides in from above: measure it where it comes to rest.
+    page.evaluate(
+        "() => Promise.all([...document.querySelectorAll('#notice .notice-line')]"
+        ".flatMap((line) => line.getAnimations()).map((a) => a.finished.catch(() => null)))"
+    )
     expect(page.locator(".hand .card")).to_have_count(10)  # the game starts with Ben's seat
     problems = []
     for width, height in [*DESKTOPS, SIDEWAYS, *PORTRAIT]:

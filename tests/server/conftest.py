@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server.absence.absence_helpers import Table, open_table
 
 import throwaway
 from nimmt.server import Settings, create_app
@@ -65,3 +66,21 @@ def redis_server() -> Iterator[throwaway.Redis]:
         pytest.skip(f"{throwaway.REDIS_SERVER} is missing: apt-get install redis-server")
     with throwaway.redis() as server:
         yield server
+
+
+@pytest.fixture
+def table_of(make_client: Callable[..., TestClient]) -> Iterator[Callable[..., Table]]:
+    """``table_of(names, **options)``: the absent-player tests' tables
+    (:func:`~tests.server.absence.absence_helpers.open_table` on a fresh app), whose sockets are
+    all closed before the app stops."""
+    tables: list[Table] = []
+
+    def make(names: list[str], **options: Any) -> Table:
+        table = open_table(make_client, names, **options)
+        tables.append(table)
+        return table
+
+    yield make
+    for table in tables:
+        for person in table.people:
+            person.exit.close()

@@ -291,10 +291,12 @@ async def two_workers(served: Served) -> None:
                 break
         assert len(workers) == 2, "every connection went to the same worker"
         summaries = [http("GET", f"{served.http}/api/tables/{code}") for _ in range(10)]
-        # Both workers know the table alike (who is connected is each worker's own business).
+        # Both workers know the table alike (who is connected, and so who is away and for how
+        # long, is each worker's own business: the bus tells it every few seconds).
         for summary in summaries:
             for seat in summary["seats"]:
                 seat.pop("connected")
+            summary["absence"].pop("away")
         assert all(summary == summaries[0] for summary in summaries)
         assert {s["phase"] for s in summaries} == {"choosing_cards"}
         # Play a turn with the last socket of each seat; the others (on either worker) follow.
