@@ -36,6 +36,20 @@ _HEADS = np.asarray(BULLHEADS, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
+def _target(ends: IntArray, b: int, card: int) -> int:
+    """The row ``card`` goes after in round ``b``: the one whose end is the highest below it
+    (-1: the card is below every row)."""
+    row = -1
+    best = -1
+    for r in range(NUM_ROWS):
+        end = ends[b, r]
+        if end < card and end > best:
+            best = end
+            row = r
+    return row
+
+
+@njit(cache=True, nogil=True)
 def _resolve(
     ends: IntArray,
     lengths: IntArray,
@@ -57,13 +71,7 @@ def _resolve(
                 owner = seat
         placed |= 1 << owner
         card = cards[owner]
-        row = -1
-        best = -1
-        for r in range(NUM_ROWS):
-            end = ends[b, r]
-            if end < card and end > best:
-                best = end
-                row = r
+        row = _target(ends, b, card)
         if row < 0:
             row = 0
             for r in range(1, NUM_ROWS):
@@ -104,13 +112,7 @@ def _greedy_turn(
                 card = hands[b, p, h]
                 if card == EMPTY:
                     continue
-                target = -1
-                end_below = -1
-                for r in range(NUM_ROWS):
-                    end = ends[b, r]
-                    if end < card and end > end_below:
-                        end_below = end
-                        target = r
+                target = _target(ends, b, card)
                 if target < 0:
                     cost = cheapest
                 elif lengths[b, target] == ROW_LIMIT:
@@ -179,13 +181,7 @@ def _model_turn(
                 value = card / 104.0
                 score = w_card * value + w_card_squared * value * value
                 score += w_card_heads * card_heads[card] / 7.0
-                target = -1
-                end_below = -1
-                for r in range(NUM_ROWS):
-                    end = ends[b, r]
-                    if end < card and end > end_below:
-                        end_below = end
-                        target = r
+                target = _target(ends, b, card)
                 if target < 0:
                     score += low_score + w_low_card * value
                 else:
@@ -202,7 +198,7 @@ def _model_turn(
                     score += row_heads * (
                         w_target_heads / 10.0 + w_target_heads_by_length / 40.0 * length
                     )
-                    gap = min(card - end_below, 40) / 10.0
+                    gap = min(card - ends[b, target], 40) / 10.0
                     slope = w_gap + w_gap_by_length / 4.0 * length
                     score += gap * (slope + w_gap_squared * gap)
                 key = score + noise[b, p, h]
