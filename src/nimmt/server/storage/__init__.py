@@ -37,11 +37,11 @@ from nimmt.server.storage.sql import (
     MIGRATION_LOCK,
     MIGRATIONS_DIR,
     VERSIONS_CHUNK,
-    WRITE,
     SqlStorage,
     migrate,
     open_engine,
 )
+from nimmt.server.storage.writes import WRITE
 
 __all__ = [
     "MIGRATIONS_DIR",

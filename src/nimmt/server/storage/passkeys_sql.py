@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -25,11 +24,10 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.exc import IntegrityError
 
 from nimmt.server.models import Base
-from nimmt.server.storage.base import StorageError, as_utc
+from nimmt.server.storage.base import as_utc
 from nimmt.server.storage.passkeys import (
     Challenge,
     Passkey,
@@ -37,8 +35,7 @@ from nimmt.server.storage.passkeys import (
     PasskeyLimitError,
     Purpose,
 )
-
-WRITE = "nimmt_write"  # the same execution option as nimmt.server.storage.sql.WRITE
+from nimmt.server.storage.writes import writing
 
 passkeys = Table(
     "passkeys",
@@ -95,17 +92,8 @@ class SqlPasskeys:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        try:
-            with self.engine.connect() as connection:
-                connection.execution_options(**{WRITE: True})
-                with connection.begin():
-                    yield connection
-        except (IntegrityError, PasskeyExistsError, PasskeyLimitError):
-            raise
-        except (DBAPIError, PoolTimeoutError) as error:
-            raise StorageError(f"the database failed: {error}") from error
+    def _writing(self) -> AbstractContextManager[Connection]:
+        return writing(self.engine)
 
     def add_challenge(self, challenge: Challenge, now: datetime) -> None:
         with self._writing() as connection:

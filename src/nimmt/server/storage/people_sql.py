@@ -4,8 +4,7 @@ profiles, devices, device links, groups, members, seats held by profiles and gam
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -28,11 +27,10 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.exc import IntegrityError
 
 from nimmt.server.models import ActionRow, Base, SeatRow, TableRow
-from nimmt.server.storage.base import SeatRecord, StorageError, as_utc, lobby_seats
+from nimmt.server.storage.base import SeatRecord, as_utc, lobby_seats
 from nimmt.server.storage.passkeys_sql import SqlPasskeys
 from nimmt.server.storage.people import (
     FORMER_PLAYER,
@@ -46,8 +44,7 @@ from nimmt.server.storage.people import (
     SeatLink,
     ordered,
 )
-
-WRITE = "nimmt_write"  # the same execution option as nimmt.server.storage.sql.WRITE
+from nimmt.server.storage.writes import writing
 
 _meta = Base.metadata
 profiles = Table(
@@ -184,17 +181,8 @@ class SqlPeople:
         self.engine = engine
         self.passkeys = SqlPasskeys(engine)
 
-    @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        try:
-            with self.engine.connect() as connection:
-                connection.execution_options(**{WRITE: True})
-                with connection.begin():
-                    yield connection
-        except IntegrityError:
-            raise
-        except (DBAPIError, PoolTimeoutError) as error:
-            raise StorageError(f"the database failed: {error}") from error
+    def _writing(self) -> AbstractContextManager[Connection]:
+        return writing(self.engine)
 
     # ------------------------------------------------------------ profiles, devices
 

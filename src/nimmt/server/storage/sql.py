@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar, cast
@@ -53,6 +53,7 @@ from nimmt.server.storage.base import (
 )
 from nimmt.server.storage.people_sql import SqlPeople
 from nimmt.server.storage.talk_sql import SqlTalk
+from nimmt.server.storage.writes import WRITE, writing
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -60,10 +61,6 @@ R = TypeVar("R")
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 
-WRITE = "nimmt_write"
-"""Execution option of a connection that will write: on SQLite its transaction starts with
-``BEGIN IMMEDIATE``, which takes the write lock at once (waiting up to the busy timeout) rather
-than failing when a read in the transaction must turn into a write while another commits."""
 VERSIONS_CHUNK = 500
 """Codes per query of :meth:`SqlStorage.versions` (SQLite caps the bound parameters)."""
 MIGRATION_LOCK = 0x6E696D6D74
@@ -187,19 +184,9 @@ class SqlStorage:
         self.people = SqlPeople(self.engine)
         self.talk = SqlTalk(self.engine)
 
-    @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        """A connection in a write transaction, committed at the end of the block; database
-        failures come out as :class:`StorageError` (refusals of a change as they are)."""
-        try:
-            with self.engine.connect() as connection:
-                connection.execution_options(**{WRITE: True})
-                with connection.begin():
-                    yield connection
-        except IntegrityError:
-            raise
-        except (DBAPIError, PoolTimeoutError) as error:
-            raise StorageError(f"the database failed: {error}") from error
+    def _writing(self) -> AbstractContextManager[Connection]:
+        """A connection in a write transaction (:func:`~nimmt.server.storage.writes.writing`)."""
+        return writing(self.engine)
 
     def create_table(self, table: TableRecord) -> None:
         free, humans = lobby_seats(table.seats)

@@ -29,8 +29,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from nimmt.server.models import Base
 from nimmt.server.storage.base import StorageError, as_utc
 from nimmt.server.storage.talk import TalkLine
+from nimmt.server.storage.writes import WRITE
 
-WRITE = "nimmt_write"  # the same execution option as nimmt.server.storage.sql.WRITE
 MAX_TEXT = 800
 """Room for a line's text in the database (the server allows 200 characters)."""
 

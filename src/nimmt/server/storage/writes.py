@@ -1,0 +1,37 @@
+"""Write transactions, shared by every SQL store (tables, people, passkeys, talk).
+
+A leaf module: :mod:`nimmt.server.storage.sql` imports the stores that use it, so they cannot
+import it from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+
+from nimmt.server.storage.base import StorageError
+
+WRITE = "nimmt_write"
+"""Execution option of a connection that will write: on SQLite its transaction starts with
+``BEGIN IMMEDIATE`` (see :mod:`nimmt.server.storage.sql`), so that two writers queue for the
+database's lock instead of failing halfway."""
+
+
+@contextmanager
+def writing(engine: Engine) -> Iterator[Connection]:
+    """A connection in a write transaction, committed at the end of the block; database
+    failures come out as :class:`StorageError`, a refused change (:class:`IntegrityError`) and
+    any other exception as they are."""
+    try:
+        with engine.connect() as connection:
+            connection.execution_options(**{WRITE: True})
+            with connection.begin():
+                yield connection
+    except IntegrityError:
+        raise
+    except (DBAPIError, PoolTimeoutError) as error:
+        raise StorageError(f"the database failed: {error}") from error
