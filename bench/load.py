@@ -29,11 +29,13 @@ slows every figure), and how many cores the server (with its bot workers) and th
 generator kept busy during the window (``server_cores_used``, ``load_cores_used``).
 
 Latency. From just before the action is written to the socket until that person's socket
-receives the ``state`` that shows it accepted: the server answers an accepted action with an
-``events`` message and then a ``state`` of the same version on every socket of the table. The
-``events`` message that holds this seat's own ``card_chosen`` (after a ``play``) or its
-``row_taken`` with ``chosen: true`` (after a ``choose_row``) fixes the accepted version V, and the
-first following ``state`` with version >= V ends the measurement. A person has at most one action
+receives the ``state`` that shows it accepted. Each person's socket asks for ``events=inline``,
+as the web client does: the server then tells every change to every socket of the table as one
+``state`` holding its ``events`` (without it: an ``events`` message, then a ``state`` of the same
+version; the script reads both). The events that hold this seat's own ``card_chosen`` (after a
+``play``) or its ``row_taken`` with ``chosen: true`` (after a ``choose_row``) fix the accepted
+version V, and the first ``state`` with version >= V (that same one, inline) ends the
+measurement. A person has at most one action
 in flight and never changes a face-down card, so its own ``card_chosen`` can only be that play.
 (Watching ``view.chosen_card``
 alone would miss the last card of a turn: the turn resolves at once and the state shows the next
@@ -259,7 +261,8 @@ class Person:
         return self.seat == 0
 
     async def play(self) -> None:
-        url = f"ws://{HOST}:{self.run.port}/ws/{self.table.code}?token={self.token}"
+        # As the web client does: each change comes as one ``state`` holding its events.
+        url = f"ws://{HOST}:{self.run.port}/ws/{self.table.code}?token={self.token}&events=inline"
         try:
             async with connect(url, proxy=None, open_timeout=30, max_size=None) as socket:
                 self.socket = socket
@@ -280,6 +283,8 @@ class Person:
         if kind == "events":
             self.on_events(message, now)
         elif kind == "state":
+            if message.get("events"):
+                self.on_events(message, now)
             self.on_state(message, now)
         elif kind == "error":
             self.on_error(message)

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -52,6 +53,16 @@ def check_views(game: Game, since: int) -> None:
         for event in game.events_for(seat, since):
             if isinstance(event, HandDealt):
                 assert event.seat == seat
+        if seat is not None:
+            # A seat's view is the spectators' plus its own cards, and nothing else.
+            own = game.own_cards(seat)
+            assert (own.hand, own.legal_cards, own.chosen_card, own.must_choose_row) == (
+                view.hand,
+                view.legal_cards(),
+                view.chosen_card,
+                view.must_choose_row,
+            )
+            assert replace(view, seat=None, hand=(), chosen_card=None) == game.view(None)
 
 
 def play_checked_game(players: int, seed: int) -> Game:

@@ -119,6 +119,38 @@ describe("the feed's order", () => {
     assert.deepEqual(log, ["events 1", "state 1", "idle"]);
   });
 
+  test("a state holding its events is played as those events, then the state", async () => {
+    const played = [];
+    const { fake, log, hold } = setup({
+      play: {
+        events: (message) => {
+          played.push(message);
+          log.push(`events ${message.version}`);
+          return animation.promise;
+        },
+        state: (message) => {
+          played.push(message);
+          log.push(`state ${message.version}`);
+        },
+      },
+    });
+    const animation = hold();
+    const events = [{ type: "card_chosen", seat: 1 }];
+    fake.deliver({ type: "state", version: 6, view: { turn: 2 }, events });
+    assert.deepEqual(log, ["events 6"]);
+    assert.deepEqual(played[0], { type: "events", version: 6, events });
+    assert.deepEqual(fake.versions, [6]); // the state's version is followed at once
+    animation.resolve();
+    await tick();
+    assert.deepEqual(log, ["events 6", "state 6", "idle"]);
+    assert.deepEqual(played[1], { type: "state", version: 6, view: { turn: 2 } });
+    // Told twice (a catch-up repeating it): the events are not played again, the state is.
+    fake.deliver({ type: "state", version: 6, view: { turn: 2 }, events });
+    fake.deliver({ type: "state", version: 7, events: [] });
+    await tick();
+    assert.deepEqual(log, ["events 6", "state 6", "idle", "state 6", "idle", "state 7", "idle"]);
+  });
+
   test("the catch-up of a reconnection is handed on as such", () => {
     const { fake, log } = setup();
     fake.deliver({ type: "events", version: 9, events: [] }, { resync: true });

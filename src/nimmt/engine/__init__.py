@@ -49,7 +49,7 @@ from nimmt.engine.events import (
     visible_to,
 )
 from nimmt.engine.game import Game, RoundLog, Turn
-from nimmt.engine.views import Outcome, PendingRowChoice, Phase, SeatView
+from nimmt.engine.views import Outcome, OwnCards, PendingRowChoice, Phase, SeatView
 
 __all__ = [
     "BULLHEADS",
@@ -77,6 +77,7 @@ __all__ = [
     "NoRowChoicePendingError",
     "NotYourDecisionError",
     "Outcome",
+    "OwnCards",
     "PendingRowChoice",
     "Phase",
     "Placement",

@@ -59,7 +59,7 @@ from nimmt.engine.events import (
     visible_to,
 )
 from nimmt.engine.position import check_position
-from nimmt.engine.views import Outcome, PendingRowChoice, Phase, SeatView
+from nimmt.engine.views import Outcome, OwnCards, PendingRowChoice, Phase, SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +285,22 @@ class Game:
             outcome=self.outcome,
             chosen_rows=tuple(turn.row for turn in turns),
             position_rows=log.position if log is not None and log.position is not None else (),
+        )
+
+    def own_cards(self, seat: int) -> OwnCards:
+        """What of ``seat``'s :meth:`view` is its own (its hand, its face-down card, whether
+        it may play or must choose a row); the rest of that view is ``view(None)``'s."""
+        self._check_seat(seat)
+        hand = self.hand(seat)
+        chosen = self._chosen[seat]
+        playing = self._phase is Phase.CHOOSING_CARDS and chosen is None
+        pending = self._pending
+        return OwnCards(
+            seat=seat,
+            hand=hand,
+            legal_cards=hand if playing else (),
+            chosen_card=chosen,
+            must_choose_row=pending is not None and pending.seat == seat,
         )
 
     def round_state(self) -> RoundState:

@@ -42,6 +42,21 @@ class PendingRowChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnCards:
+    """The part of a seat's :class:`SeatView` that is its own
+    (:meth:`~nimmt.engine.Game.own_cards`); the rest of its view is what a spectator sees
+    (``view(None)``). A server with many listeners builds that rest once per change and only
+    this for each seat. The fields mean what the view's fields and methods of the same names
+    mean."""
+
+    seat: int
+    hand: tuple[int, ...]
+    legal_cards: tuple[int, ...]
+    chosen_card: int | None
+    must_choose_row: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """The game as ``seat`` sees it (``seat`` is ``None`` for a spectator)."""
 

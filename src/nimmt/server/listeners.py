@@ -48,16 +48,21 @@ class Listeners:
         """An absent person may take their seat back (:mod:`nimmt.server.absence`)."""
         self.seat_gone = seat_gone
 
-    async def connect(self, code: str, token: str | None, since: int | None = None) -> Connection:
+    async def connect(
+        self, code: str, token: str | None, since: int | None = None, *, inline: bool = False
+    ) -> Connection:
         """A listener at the table. It is sent what it missed since version ``since`` (when the
         table still keeps those events), then the current state. A wrong token is told
-        ``bad_token`` and listens as a spectator."""
+        ``bad_token`` and listens as a spectator. ``inline``: every change is told as one
+        ``state`` that holds its events (:func:`nimmt.server.publisher.publish`)."""
         table = await self.book.load(code)
         async with table.lock:
             if self.book.shared:
                 await self.book.catch_up(table)
             seat = table.seat_of_token(token) if token else None
-            connection = Connection(table.code, token, seat, max_queue=self.max_queue)
+            connection = Connection(
+                table.code, token, seat, max_queue=self.max_queue, inline=inline
+            )
             if token and connection.seat is None and not table.knows_token(token):
                 connection.send(
                     error_message(

@@ -1,8 +1,9 @@
 """The wire shapes of docs/protocol.md: a seat's view, the engine's events, ``state`` and
 ``events`` messages, a table's summary and its line in the open-tables list, errors.
 
-Only :class:`~nimmt.engine.SeatView` objects and events that passed
-:meth:`~nimmt.engine.Game.events_for` come in here, so nothing a seat may not see can go out.
+Only :class:`~nimmt.engine.SeatView` and :class:`~nimmt.engine.OwnCards` objects and events
+that passed :meth:`~nimmt.engine.Game.events_for` come in here, so nothing a seat may not see can
+go out.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from nimmt.engine import Phase, SeatView, visible_to
+from nimmt.engine import OwnCards, Phase, SeatView, visible_to
 from nimmt.server.events import TABLE_EVENTS, TableEvent
 
 if TYPE_CHECKING:
@@ -88,6 +89,26 @@ def view_to_json(
     ``seated`` is False while human seats are still free: the phase then reads ``waiting``.
     ``waiting_for`` comes from :meth:`~nimmt.engine.Game.waiting_for` (public knowledge).
     """
+    return {**public_view_json(view, names, waiting_for, seated=seated), **own_view_json(view)}
+
+
+def own_view_json(own: OwnCards | SeatView) -> dict[str, Any]:
+    """The part of a ``view`` object that is the seat's own (:meth:`~nimmt.engine.Game.
+    own_cards`, or a whole view's): its cards, its face-down card, whether the table waits for
+    its row choice. A spectator's view has no cards."""
+    return {
+        "hand": own.hand,
+        "legal_cards": own.legal_cards if isinstance(own, OwnCards) else own.legal_cards(),
+        "chosen_card": own.chosen_card,
+        "must_choose_row": own.must_choose_row,
+    }
+
+
+def public_view_json(
+    view: SeatView, names: Sequence[str | None], waiting_for: Sequence[int], *, seated: bool
+) -> dict[str, Any]:
+    """The part of a ``view`` object every listener of the table sees alike (the rest is
+    :func:`own_view_json`): built once per change and shared by every seat's message."""
     pending = view.pending_row_choice
     outcome = view.outcome
     return {
@@ -96,16 +117,12 @@ def view_to_json(
         "turn": view.turn,
         "names": list(names),
         "rows": view.rows,
-        "hand": view.hand,
-        "legal_cards": view.legal_cards(),
-        "chosen_card": view.chosen_card,
         "has_chosen": view.has_chosen,
         "waiting_for": waiting_for,
         "revealed": view.revealed,
         "pending_row_choice": (
             {"seat": pending.seat, "card": pending.card} if pending is not None else None
         ),
-        "must_choose_row": view.must_choose_row,
         "round_rows": view.round_rows,
         "played": view.played,
         "chosen_rows": view.chosen_rows,

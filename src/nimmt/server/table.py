@@ -82,11 +82,19 @@ class Connection:
     (:data:`TOO_SLOW`)."""
 
     def __init__(
-        self, code: str, token: str | None, seat: int | None, *, max_queue: int = 64
+        self,
+        code: str,
+        token: str | None,
+        seat: int | None,
+        *,
+        max_queue: int = 64,
+        inline: bool = False,
     ) -> None:
         self.code = code
         self.token = token
         self.seat = seat
+        self.inline = inline
+        """It is told a change as one ``state`` holding the events (``events=inline``)."""
         self.max_queue = max_queue
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.overflows = 0

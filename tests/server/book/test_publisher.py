@@ -112,3 +112,41 @@ def test_a_frame_is_written_once_and_reads_like_its_message() -> None:
                                   "events": [{"type": "x", "ready": [0, 2]}]}  # fmt: skip
     assert frame["version"] == 3 and encode(frame) is text
     assert encode({"type": "pong", "request_id": None}) == '{"type":"pong","request_id":null}'
+
+
+def test_an_inline_listener_hears_each_change_as_one_state_holding_the_pair() -> None:
+    """``events=inline``: one message per change, the same events and state as the pair a
+    listener without it hears, for a seat and for a spectator, at a deal (a hand of its own)
+    and at a face-down card."""
+    table, listeners = _table()
+    inline = {
+        "ben": Connection(table.code, "b", 1, inline=True),
+        "tv": Connection(table.code, None, None, inline=True),
+    }
+    table.connections.update(inline.values())
+    _deal(table)
+    publish(table)
+    card = table.game.hand(2)[0]
+    table.apply(ActionRecord(table.version + 1, 1, ActionKind.PLAY, 2, card, None, None))
+    publish(table)
+    for name, connection in inline.items():
+        pairs = _heard(listeners[name])
+        heard = _heard(connection)
+        assert [m["type"] for m in heard] == ["state", "state"]
+        assert [m["type"] for m in pairs] == ["events", "state"] * 2
+        for one, (told, state) in zip(heard, (pairs[0:2], pairs[2:4]), strict=True):
+            wire = _wire(one)
+            assert wire.pop("events") == _wire(told)["events"]
+            assert wire == _wire(state)
+
+
+def test_an_inline_state_of_no_news_holds_no_events() -> None:
+    table, _listeners = _table()
+    _deal(table)
+    publish(table)
+    late = Connection(table.code, None, None, inline=True)
+    table.connections.add(late)
+    publish(table)  # nothing new happened: a state alone
+    (state,) = _heard(late)
+    assert "events" not in _wire(state)
+    assert _wire(state)["view"]["hand"] == []

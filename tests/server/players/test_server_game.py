@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from tests.server.server_helpers import (
     Message,
@@ -34,17 +35,19 @@ def watch(ws: WebSocketTestSession, received: list[Message]) -> None:
 
 
 def play_whole_game(
-    client: TestClient,
+    client: TestClient, *, inline: bool = False
 ) -> tuple[str, dict[int, str], dict[int | None, list[Message]]]:
-    """Play one game to the end; the table's code, the people's tokens, what each one got."""
+    """Play one game to the end; the table's code, the people's tokens, what each one got
+    (``inline``: every socket asks for ``events=inline``)."""
     code, ana = create_table(client, SEATS, "Ana")
     received: dict[int | None, list[Message]] = {0: [], 2: [], None: []}
+    mode = "&events=inline" if inline else ""
     with (
-        client.websocket_connect(f"/ws/{code}") as spectator,
-        client.websocket_connect(f"/ws/{code}?token={ana}") as ws0,
+        client.websocket_connect(f"/ws/{code}?{mode}") as spectator,
+        client.websocket_connect(f"/ws/{code}?token={ana}{mode}") as ws0,
     ):
         ben = join(client, code, "Ben")  # the last free seat: the server deals now
-        with client.websocket_connect(f"/ws/{code}?token={ben}") as ws2:
+        with client.websocket_connect(f"/ws/{code}?token={ben}{mode}") as ws2:
             threads = [
                 threading.Thread(target=play_seat, args=(ws0, received[0], min)),
                 threading.Thread(target=play_seat, args=(ws2, received[2], max)),
@@ -147,9 +150,29 @@ def check_stream(messages: list[Message], seat: int | None, record: Message) -> 
     assert hands_seen == (len(rounds) if seat is not None else 0)
 
 
-def test_a_whole_game_reaches_game_over_and_nobody_sees_what_they_must_not(make_client) -> None:  # type: ignore[no-untyped-def]
+def split_inline(messages: list[Message]) -> list[Message]:
+    """An ``events=inline`` socket's messages as the pairs they stand for: each ``state`` that
+    holds ``events`` becomes an ``events`` message and the state without them."""
+    pairs: list[Message] = []
+    for message in messages:
+        assert message["type"] == "state", message  # one message per change, nothing else
+        state = dict(message)
+        events = state.pop("events", None)
+        if events is not None:
+            assert events, message  # left out rather than empty
+            pairs.append({"type": "events", "version": message["version"], "events": events})
+        pairs.append(state)
+    return pairs
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["pairs", "inline"])
+def test_a_whole_game_reaches_game_over_and_nobody_sees_what_they_must_not(
+    make_client: Any, inline: bool
+) -> None:
     client = make_client(deal_seed=11)
-    code, _tokens, received = play_whole_game(client)
+    code, _tokens, received = play_whole_game(client, inline=inline)
+    if inline:
+        received = {seat: split_inline(messages) for seat, messages in received.items()}
 
     answer = client.get(f"/api/tables/{code}/record")
     assert answer.status_code == 200

@@ -77,7 +77,11 @@ class RateLimit:
 
 @router.websocket("/ws/{code}")
 async def table_socket(
-    websocket: WebSocket, code: str, token: str | None = None, since: str | None = None
+    websocket: WebSocket,
+    code: str,
+    token: str | None = None,
+    since: str | None = None,
+    events: str | None = None,
 ) -> None:
     settings: Settings = websocket.app.state.settings
     if not origin_allowed(websocket.scope, settings.allowed_origins):
@@ -88,7 +92,9 @@ async def table_socket(
     service = get_service(websocket)
     await websocket.accept()
     try:
-        connection = await service.connect(code, token or None, _version(since))
+        connection = await service.connect(
+            code, token or None, _version(since), inline=events == "inline"
+        )
     except ServiceError as error:
         await websocket.send_json(error_message(error))
         unavailable = error.code == "storage_error"

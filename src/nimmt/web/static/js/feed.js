@@ -7,6 +7,8 @@
 // - An `error` goes to `onError(message)` at once, but a refusal (table_not_found,
 //   forbidden_origin: the server closes the socket next, and reconnecting would be refused
 //   again): the feed closes the socket for good and reports it as `onStatus("refused")`.
+// - A `state` that holds `events` (a change told in one message) is handed on as an `events`
+//   message of those events and then the state without them.
 // - An `events` message already taken in (the same version or an older one: a catch-up after a
 //   reconnection repeats what may still wait in the queue) is dropped.
 // - A `state`'s version is what the next connection asks to follow: every state taken in is
@@ -101,6 +103,14 @@ export function createFeed(code, token, {
       } else {
         onError(message);
       }
+      return;
+    }
+    if (message.type === "state" && Array.isArray(message.events)) {
+      // A change told in one message (socket.js asks for `events=inline`): its events first,
+      // as the `events` message they stand for, then the state.
+      const { events, ...state } = message;
+      if (events.length) receive({ type: "events", version: message.version, events }, { resync });
+      receive(state, { resync });
       return;
     }
     if (!play[message.type]) return;

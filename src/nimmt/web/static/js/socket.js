@@ -3,6 +3,9 @@
 // `onMessage`, and reconnects by itself after a loss, waiting a little longer each time (up to
 // 5 s). `onStatus` hears "open", "lost", "closed" and "refused".
 //
+// It asks for `events=inline`: the server tells each change as one `state` whose `events` hold
+// what happened (feed.js hands them on as an `events` message first).
+//
 // The feed tells it the version of the last state taken in (`setVersion`); every connection
 // after that asks for what it missed with `since=VERSION`, and the server answers with one
 // `events` message before the `state`. That first message is handed on with `{resync: true}`.
@@ -42,8 +45,9 @@ export class TableSocket {
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     if (this.since !== null) params.set("since", String(this.since));
-    const query = params.toString();
-    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}${query ? `?${query}` : ""}`;
+    // Each change as one `state` that holds its events: one frame instead of two.
+    params.set("events", "inline");
+    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}?${params}`;
   }
 
   connect() {
