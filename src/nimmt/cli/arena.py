@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,6 +26,22 @@ named here so that the help does not import the bots."""
 MAX_MOVE_TIME = 86400.0
 PIPED_WIDTH = 1000
 """Columns the table may take when standard output is not a terminal: its natural width."""
+
+
+MoveTimeOption = Annotated[
+    float,
+    typer.Option(
+        "--move-time",
+        metavar="SECONDS",
+        help="Time a cmd: bot may take for one decision; a slower one stops the play.",
+    ),
+]
+"""``--move-time`` of every command that may seat a ``cmd:`` bot (default
+:data:`DEFAULT_MOVE_TIME`; check it with :func:`check_move_time`)."""
+JobsOption = Annotated[
+    int | None, typer.Option(metavar="N", help="Worker processes (default: all cores).")
+]
+"""``--jobs`` of the commands that play many deals side by side."""
 
 
 def check_move_time(move_time: float) -> None:
@@ -58,9 +75,7 @@ def arena(
     json_output: Annotated[
         bool, typer.Option("--json", metavar="", help="Print the figures as JSON.")
     ] = False,
-    jobs: Annotated[
-        int | None, typer.Option(metavar="N", help="Worker processes (default: all cores).")
-    ] = None,
+    jobs: JobsOption = None,
     record: Annotated[
         Path | None,
         typer.Option(metavar="DIR", help="Write every game's record into this directory."),
@@ -71,14 +86,7 @@ def arena(
             metavar="N", help="Play this many whole games (to more than 66) instead of deals."
         ),
     ] = None,
-    move_time: Annotated[
-        float,
-        typer.Option(
-            "--move-time",
-            metavar="SECONDS",
-            help="Time a cmd: bot may take for one decision before the run stops.",
-        ),
-    ] = DEFAULT_MOVE_TIME,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
 ) -> None:
     """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""
     # Imported here so that the other commands start without loading the bots and numpy.
@@ -133,15 +141,23 @@ def arena(
             fail(str(error))
         except OSError as error:
             fail(f"cannot write a record: {error}")
-    figures = report(match, results)
+    show(report(match, results), _table, json_output=json_output)
+
+
+def show(
+    figures: dict[str, Any], table: Callable[[dict[str, Any]], Table], *, json_output: bool
+) -> None:
+    """A command's figures on standard output: one JSON line, or ``table`` of them."""
     if json_output:
         typer.echo(json.dumps(figures))
-    else:
-        # A terminal's width is its own; piped, rich would assume 80 columns and cut the table.
-        out = Console()
-        if not out.is_terminal:
-            out = Console(width=PIPED_WIDTH)
-        out.print(_table(figures))
+        return
+    from rich.console import Console
+
+    # A terminal's width is its own; piped, rich would assume 80 columns and cut the table.
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=PIPED_WIDTH)
+    out.print(table(figures))
 
 
 def _with_progress(

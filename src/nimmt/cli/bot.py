@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
+from nimmt.cli.arena import DEFAULT_MOVE_TIME, MoveTimeOption, check_move_time
 from nimmt.cli.errors import fail
 from nimmt.cli.stopping import stop_on_signals
 
@@ -52,14 +52,7 @@ def bot(
     seed: Annotated[
         int | None, typer.Option(metavar="SEED", help="Seed of the bot's own random choices.")
     ] = None,
-    move_time: Annotated[
-        float,
-        typer.Option(
-            "--move-time",
-            metavar="SECONDS",
-            help="Time a cmd: bot may take for one decision before the bot stops.",
-        ),
-    ] = DEFAULT_MOVE_TIME,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play a seat at a web table with a bot, as a remote player, until the game is over."""
     import asyncio

@@ -9,7 +9,6 @@ file.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +18,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from nimmt.cli.arena import DEFAULT_MOVE_TIME, PIPED_WIDTH, check_move_time
+from nimmt.cli.arena import (
+    DEFAULT_MOVE_TIME,
+    JobsOption,
+    MoveTimeOption,
+    check_move_time,
+    show,
+)
 from nimmt.cli.errors import fail
 from nimmt.cli.stopping import stop_on_signals
 
@@ -71,17 +76,8 @@ def ladder(
     json_output: Annotated[
         bool, typer.Option("--json", metavar="", help="Print the ladder as JSON.")
     ] = False,
-    jobs: Annotated[
-        int | None, typer.Option(metavar="N", help="Worker processes (default: all cores).")
-    ] = None,
-    move_time: Annotated[
-        float,
-        typer.Option(
-            "--move-time",
-            metavar="SECONDS",
-            help="Time a cmd: bot may take for one decision before the run stops.",
-        ),
-    ] = DEFAULT_MOVE_TIME,
+    jobs: JobsOption = None,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
 ) -> None:
     """Rate bots against each other: tables of every --seats of them, duplicate deals."""
     from nimmt.arena.ladder import (
@@ -153,16 +149,7 @@ def ladder(
             fail(str(error))
     if file is not None:
         _save(current, file)
-    figures = report(current, played)
-    if json_output:
-        typer.echo(json.dumps(figures))
-    else:
-        from rich.console import Console
-
-        out = Console()
-        if not out.is_terminal:
-            out = Console(width=PIPED_WIDTH)
-        out.print(_table(figures))
+    show(report(current, played), _table, json_output=json_output)
 
 
 @contextmanager

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from nimmt.cli.arena import DEFAULT_MOVE_TIME, check_move_time
+from nimmt.cli.arena import DEFAULT_MOVE_TIME, MoveTimeOption, check_move_time
 from nimmt.cli.errors import fail
 from nimmt.cli.stopping import stop_on_signals
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -89,14 +89,7 @@ def play(
             "terminal, 0 otherwise).",
         ),
     ] = None,
-    move_time: Annotated[
-        float,
-        typer.Option(
-            "--move-time",
-            metavar="SECONDS",
-            help="Time a cmd: bot may take for one decision before the game stops.",
-        ),
-    ] = DEFAULT_MOVE_TIME,
+    move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play a game of 6 nimmt! against bots in the terminal.
 
