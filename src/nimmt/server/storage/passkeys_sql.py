@@ -19,7 +19,6 @@ from sqlalchemy import (
     String,
     Table,
     delete,
-    func,
     insert,
     select,
     update,
@@ -35,7 +34,7 @@ from nimmt.server.storage.passkeys import (
     PasskeyLimitError,
     Purpose,
 )
-from nimmt.server.storage.writes import writing
+from nimmt.server.storage.writes import held_by_profile, writing
 
 passkeys = Table(
     "passkeys",
@@ -144,19 +143,7 @@ class SqlPasskeys:
         profiles = Base.metadata.tables["profiles"]  # people_sql's, which imports this module
         try:
             with self._writing() as connection:
-                # Locks the profile's row (PostgreSQL) or the database (SQLite): two passkeys
-                # added at once cannot both slip under the limit.
-                connection.execute(
-                    update(profiles)
-                    .where(profiles.c.id == passkey.profile_id)
-                    .values(name=profiles.c.name)
-                )
-                held = connection.scalar(
-                    select(func.count())
-                    .select_from(passkeys)
-                    .where(passkeys.c.profile_id == passkey.profile_id)
-                )
-                if (held or 0) >= limit:
+                if held_by_profile(connection, profiles, passkey.profile_id, passkeys) >= limit:
                     raise PasskeyLimitError(f"a profile has at most {limit} passkeys")
                 connection.execute(
                     insert(passkeys).values(

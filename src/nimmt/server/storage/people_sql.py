@@ -44,7 +44,7 @@ from nimmt.server.storage.people import (
     SeatLink,
     ordered,
 )
-from nimmt.server.storage.writes import writing
+from nimmt.server.storage.writes import held_by_profile, writing
 
 _meta = Base.metadata
 profiles = Table(
@@ -250,19 +250,7 @@ class SqlPeople:
 
     def add_device(self, device: Device, secret_hash: str, limit: int) -> None:
         with self._writing() as connection:
-            # The profile's row is locked (PostgreSQL) or the database is (SQLite): two devices
-            # added at once cannot both slip under the limit.
-            connection.execute(
-                update(profiles)
-                .where(profiles.c.id == device.profile_id)
-                .values(name=profiles.c.name)
-            )
-            held = connection.scalar(
-                select(func.count())
-                .select_from(profile_devices)
-                .where(profile_devices.c.profile_id == device.profile_id)
-            )
-            if (held or 0) >= limit:
+            if held_by_profile(connection, profiles, device.profile_id, profile_devices) >= limit:
                 raise PeopleLimitError(f"a profile is signed in on at most {limit} devices")
             self._insert_device(connection, device, secret_hash)
 

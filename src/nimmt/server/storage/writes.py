@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, Table, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
@@ -35,3 +35,16 @@ def writing(engine: Engine) -> Iterator[Connection]:
         raise
     except (DBAPIError, PoolTimeoutError) as error:
         raise StorageError(f"the database failed: {error}") from error
+
+
+def held_by_profile(connection: Connection, profiles: Table, profile_id: str, rows: Table) -> int:
+    """How many of ``rows`` (by their ``profile_id``) the profile holds, in a write transaction,
+    after locking the profile's row (on PostgreSQL; SQLite's write transaction holds the whole
+    database): two rows added at once cannot both slip under a limit."""
+    connection.execute(
+        update(profiles).where(profiles.c.id == profile_id).values(name=profiles.c.name)
+    )
+    held = connection.scalar(
+        select(func.count()).select_from(rows).where(rows.c.profile_id == profile_id)
+    )
+    return held or 0
