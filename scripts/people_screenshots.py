@@ -31,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 from playwright.sync_api import sync_playwright
+from tests.server.server_helpers import play_served_seat
 from websockets.sync.client import connect
 
-from nimmt.engine import Game, Phase, draw_deal, total_bullheads
+from nimmt.engine import Game, Phase, draw_deal
 from throwaway import free_port
 
 DEVICES: dict[str, dict[str, Any]] = {
@@ -68,28 +69,7 @@ def socket_url(base: str, code: str, token: str) -> str:
 
 def play_seat(base: str, code: str, token: str, pick: Callable[[list[int]], int]) -> None:
     """One person: ``pick`` of the legal cards each turn, the cheapest row when asked."""
-    acted: set[tuple[Any, ...]] = set()
-    with connect(socket_url(base, code, token)) as socket:
-        while True:
-            message = json.loads(socket.recv(timeout=120))
-            if message["type"] != "state":
-                continue
-            view = message["view"]
-            if view["phase"] == "game_over":
-                return
-            key = (view["round"], view["turn"], view["phase"])
-            if key in acted:
-                continue
-            if view["legal_cards"]:
-                acted.add(key)
-                move = {"type": "play", "card": pick(view["legal_cards"])}
-            elif view["must_choose_row"]:
-                acted.add(key)
-                costs = [total_bullheads(row) for row in view["rows"]]
-                move = {"type": "choose_row", "row": costs.index(min(costs))}
-            else:
-                continue
-            socket.send(json.dumps({**move, "version": message["version"]}))
+    play_served_seat(socket_url(base, code, token), pick, timeout=120)
 
 
 def real_cards_entries(seed: int, players: int) -> list[dict[str, Any]]:

@@ -25,10 +25,10 @@ from playwright.sync_api import expect
 from tests.browser.browser_helpers import Server
 from tests.browser.test_browser_home import PHONE, make_profile
 from tests.server.assisting.test_server_assisted import seeded_game
+from tests.server.server_helpers import play_served_seat
 from tests.waiting import wait_until
 from websockets.sync.client import connect
 
-from nimmt.engine import total_bullheads
 from nimmt.records import replay_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -49,31 +49,7 @@ def ws_url(server: Server, code: str, token: str) -> str:
 def play_seat(server: Server, code: str, token: str, pick: Callable[[list[int]], int]) -> None:
     """A person at the table: one card per turn (``pick`` of the legal ones), the cheapest row
     when asked, until the game is over."""
-    acted: set[tuple[Any, ...]] = set()
-    with connect(ws_url(server, code, token)) as socket:
-        while True:
-            message: Message = json.loads(socket.recv(timeout=60))
-            if message["type"] != "state":
-                continue
-            view = message["view"]
-            if view["phase"] == "game_over":
-                return
-            key = (view["round"], view["turn"], view["phase"])
-            if key in acted:
-                continue
-            if view["legal_cards"]:
-                acted.add(key)
-                card = pick(view["legal_cards"])
-                socket.send(
-                    json.dumps({"type": "play", "card": card, "version": message["version"]})
-                )
-            elif view["must_choose_row"]:
-                acted.add(key)
-                costs = [total_bullheads(row) for row in view["rows"]]
-                row = costs.index(min(costs))
-                socket.send(
-                    json.dumps({"type": "choose_row", "row": row, "version": message["version"]})
-                )
+    play_served_seat(ws_url(server, code, token), pick)
 
 
 def play_game(

@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 import websockets
+import websockets.sync.client
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient, WebSocketTestSession
 from tests.waiting import wait_until
@@ -373,6 +374,32 @@ def cheapest_row(rows: list[list[int]]) -> int:
     return costs.index(min(costs))
 
 
+def move_for(
+    message: Message, acted: set[tuple[Any, ...]], pick: Callable[[list[int]], int]
+) -> Message | None:
+    """What a person sends on ``message``: the card ``pick`` takes of the legal ones, or the
+    cheapest row when asked, with the version it was decided on; once per decision (``acted``
+    remembers them); ``None`` when there is nothing to decide."""
+    if message["type"] != "state":
+        return None
+    view = message["view"]
+    key = (view["round"], view["turn"], view["phase"])
+    if key in acted:
+        return None
+    if view["legal_cards"]:
+        move: Message = {"type": "play", "card": pick(view["legal_cards"])}
+    elif view["must_choose_row"]:
+        move = {"type": "choose_row", "row": cheapest_row(view["rows"])}
+    else:
+        return None
+    acted.add(key)
+    return {**move, "version": message["version"]}
+
+
+def game_over(message: Message) -> bool:
+    return bool(message["type"] == "state" and message["view"]["phase"] == "game_over")
+
+
 def play_seat(
     ws: WebSocketTestSession, received: list[Message], pick: Callable[[list[int]], int]
 ) -> None:
@@ -381,19 +408,21 @@ def play_seat(
     while True:
         message = ws.receive_json()
         received.append(message)
-        if message["type"] != "state":
-            continue
-        view = message["view"]
-        if view["phase"] == "game_over":
+        if game_over(message):
             return
-        key = (view["round"], view["turn"], view["phase"])
-        if key in acted:
-            continue
-        if view["legal_cards"]:
-            acted.add(key)
-            card = pick(view["legal_cards"])
-            ws.send_json({"type": "play", "card": card, "version": message["version"]})
-        elif view["must_choose_row"]:
-            acted.add(key)
-            row = cheapest_row(view["rows"])
-            ws.send_json({"type": "choose_row", "row": row, "version": message["version"]})
+        move = move_for(message, acted, pick)
+        if move is not None:
+            ws.send_json(move)
+
+
+def play_served_seat(url: str, pick: Callable[[list[int]], int], timeout: float = 60) -> None:
+    """A person at a table of a running server (its socket ``url``), until the game is over."""
+    acted: set[tuple[Any, ...]] = set()
+    with websockets.sync.client.connect(url) as socket:
+        while True:
+            message: Message = json.loads(socket.recv(timeout=timeout))
+            if game_over(message):
+                return
+            move = move_for(message, acted, pick)
+            if move is not None:
+                socket.send(json.dumps(move))
