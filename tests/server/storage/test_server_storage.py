@@ -353,6 +353,30 @@ def test_append_many_stores_all_but_the_refused(storage: Storage) -> None:
     assert (lines["BBBBBB"].free_seats, lines["BBBBBB"].humans) == (1, ())
 
 
+def test_a_batch_of_plays_keeps_order_versions_and_moments(storage: Storage) -> None:
+    """The common batch (no seat changes): two changes of one table in order, a status with
+    no moment of activity keeping the stored one, and actions in their tables."""
+    for code in ("AAAAAA", "BBBBBB"):
+        storage.create_table(new_table(code))
+    later = CREATED + timedelta(minutes=5)
+    results = storage.append_many(
+        [
+            ("AAAAAA", ActionRecord(1, 1, "play", 0, 5), TableStatus(1, 1, "c", 1, False), None),
+            ("BBBBBB", ActionRecord(1, 1, "play", 1, 9), TableStatus(1, 1, "c", 1, False, later),
+             None),
+            ("AAAAAA", ActionRecord(2, 1, "play", 1, 6), TableStatus(2, 1, "c", 1, True), None),
+        ]
+    )  # fmt: skip
+    assert results == [None, None, None]
+    assert storage.versions(["AAAAAA", "BBBBBB"]) == {"AAAAAA": 2, "BBBBBB": 1}
+    assert [(a.seq, a.card) for a in storage.load_actions("AAAAAA", 1)] == [(1, 5), (2, 6)]
+    assert [(a.seq, a.card) for a in storage.load_actions("BBBBBB", 1)] == [(1, 9)]
+    first, second = storage.load_table("AAAAAA"), storage.load_table("BBBBBB")
+    assert first is not None and first.status.finished
+    assert first.status.last_active_at == CREATED  # none given: the stored one stays
+    assert second is not None and second.status.last_active_at == later
+
+
 def test_writers_in_threads_do_not_trip_over_each_other(storage: Storage) -> None:
     codes = [code_of(n) for n in range(6)]
     for code in codes:

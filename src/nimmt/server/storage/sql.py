@@ -21,6 +21,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     or_,
     select,
@@ -83,6 +84,24 @@ _MOVE = (
     .returning(_tables.c.id)
 )
 _MOVE_ACTIVE = _MOVE.values(last_active_at=bindparam("b_last_active_at"))
+_MOVE_MANY = (
+    update(_tables)
+    .where(_tables.c.code == bindparam("b_code"), _tables.c.version == bindparam("b_expected"))
+    .values(
+        version=bindparam("b_version"),
+        game=bindparam("b_game"),
+        phase=bindparam("b_phase"),
+        round=bindparam("b_round"),
+        finished=bindparam("b_finished"),
+        # Cast: PostgreSQL cannot tell the type of a parameter that is only ever NULL.
+        last_active_at=func.coalesce(
+            bindparam("b_last_active_at", type_=_tables.c.last_active_at.type),
+            _tables.c.last_active_at,
+        ),
+    )
+)
+"""Many tables' moves at once (one executemany): a status without a moment of activity keeps
+the stored one."""
 _INSERT_ACTION = insert(_actions)
 
 
@@ -346,6 +365,58 @@ class SqlStorage:
             update(TableRow).where(TableRow.id == table_id).values(free_seats=free, humans=humans)
         )
 
+    @staticmethod
+    def _move_all(connection: Connection, items: Sequence[AppendItem]) -> None:
+        """Changes that touch no seat, in three statements: every table's compare-and-set
+        move at once, their ids, their actions at once; :class:`_Refused` when a table was not
+        at the version its change follows (or is not there)."""
+        moves: list[dict[str, Any]] = []
+        for code, action, status, _seat in items:
+            if status.version != action.seq:
+                raise _Refused("the status must carry the action's version")
+            moves.append(
+                {
+                    "b_code": code,
+                    "b_expected": action.seq - 1,
+                    "b_version": status.version,
+                    "b_game": status.game,
+                    "b_phase": status.phase,
+                    "b_round": status.round,
+                    "b_finished": status.finished,
+                    "b_last_active_at": (
+                        as_utc(status.last_active_at) if status.last_active_at else None
+                    ),
+                }
+            )
+        if connection.execute(_MOVE_MANY, moves).rowcount != len(moves):
+            raise _Refused("a table was not at the version its change follows")
+        codes = list(dict.fromkeys(code for code, *_ in items))
+        ids: dict[str, int] = {}
+        for start in range(0, len(codes), VERSIONS_CHUNK):
+            chunk = codes[start : start + VERSIONS_CHUNK]
+            rows = connection.execute(
+                select(_tables.c.code, _tables.c.id).where(_tables.c.code.in_(chunk))
+            )
+            ids.update((code, table_id) for code, table_id in rows)
+        now = datetime.now(UTC)
+        connection.execute(
+            _INSERT_ACTION,
+            [
+                {
+                    "table_id": ids[code],
+                    "seq": action.seq,
+                    "game": action.game,
+                    "kind": action.kind,
+                    "seat": action.seat,
+                    "card": action.card,
+                    "row": action.row,
+                    "data": dict(action.data) if action.data is not None else None,
+                    "created_at": now,
+                }
+                for code, action, _status, _seat in items
+            ],
+        )
+
     def append(
         self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
     ) -> None:
@@ -360,17 +431,23 @@ class SqlStorage:
         if not items:
             return results
         # Nearly always every change is accepted: then they go in without a savepoint each,
-        # their actions in one insert (a quarter of the statements). When one is refused, that
-        # transaction is rolled back and the batch written again, each change on its own.
+        # their actions in one insert, and (when no seat changes) the tables' moves in one
+        # statement too. When one is refused, that transaction is rolled back and the batch
+        # written again, each change on its own.
         try:
             with self._writing() as connection:
-                rows: list[dict[str, Any]] = []
-                for code, action, status, seat in items:
-                    try:
-                        self._append_in(connection, code, action, status, seat, rows)
-                    except (IntegrityError, StorageError) as error:
-                        raise _Refused from error
-                connection.execute(_INSERT_ACTION, rows)
+                if all(seat is None for *_, seat in items) and (
+                    connection.dialect.supports_sane_multi_rowcount
+                ):
+                    self._move_all(connection, items)
+                else:
+                    rows: list[dict[str, Any]] = []
+                    for code, action, status, seat in items:
+                        try:
+                            self._append_in(connection, code, action, status, seat, rows)
+                        except (IntegrityError, StorageError) as error:
+                            raise _Refused from error
+                    connection.execute(_INSERT_ACTION, rows)
         except (_Refused, IntegrityError):
             pass
         else:
