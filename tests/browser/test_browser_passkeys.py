@@ -113,3 +113,46 @@ def test_under_an_address_no_passkey_is_offered(
     make_profile(page, "Cleo")
     expect(page.locator("#passkeys #passkeys-unavailable")).to_be_visible()
     expect(page.get_by_role("button", name="Add a passkey")).to_have_count(0)
+
+
+def test_the_start_page_signs_in_with_a_passkey(
+    new_page: Callable[..., Any], server: Server
+) -> None:
+    site = localhost(server)
+    ana = new_page()
+    cdp, authenticator = virtual_authenticator(ana)
+    ana.goto(f"{site}/")
+    expect(ana.locator("#start-passkey-button")).to_be_visible()
+    ana.goto(f"{site}/me")
+    make_profile(ana, "Dora")
+    ana.fill("#passkey-name", "Laptop")
+    ana.get_by_role("button", name="Add a passkey").click()
+    expect(ana.locator("#passkey-list")).to_contain_text("Laptop")
+    ana.goto(f"{site}/")  # signed in here: nothing to offer
+    expect(ana.locator("#player-name")).to_be_visible()
+    expect(ana.locator("#start-passkey")).to_have_count(0)
+    [credential] = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})[
+        "credentials"
+    ]
+
+    # Another browser holding the passkey signs in from the start page, in German.
+    phone = new_page(viewport={"width": 390, "height": 844}, locale="de-DE")
+    other, other_authenticator = virtual_authenticator(phone)
+    other.send(
+        "WebAuthn.addCredential", {"authenticatorId": other_authenticator, "credential": credential}
+    )
+    phone.goto(f"{site}/")
+    phone.get_by_role("button", name="Mit Passkey anmelden").click()
+    expect(phone.locator("#start-signed-in")).to_contain_text("Angemeldet als Dora")
+    expect(phone.locator("#player-name")).to_have_value("Dora")
+    expect(phone.locator("#start-passkey-button")).to_have_count(0)
+    assert axe_violations(phone) == []
+    phone.goto(f"{site}/me")
+    phone.wait_for_selector("#history")
+    assert "Dora" in phone.inner_text("h1")
+
+    # Under an address (no passkey can work there) the start page offers none.
+    plain = new_page()
+    plain.goto(f"{server.base_url}/")
+    expect(plain.locator("#player-name")).to_be_visible()
+    expect(plain.locator("#start-passkey")).to_have_count(0)

@@ -95,3 +95,19 @@ describe("ceremonyErrorCode", () => {
     assert.equal(ceremonyErrorCode(null), null);
   });
 });
+
+describe("the passkey sign-in offer (the profile and start pages)", () => {
+  test("offered to a browser signed in to no profile, only where passkeys work", async () => {
+    const { offersPasskeySignIn } = await import("../../src/nimmt/web/static/js/profile/passkeys.js");
+    const page = (hostname, secure = true, webauthn = true) => ({
+      location: { hostname }, isSecureContext: secure, navigator: { credentials: {} },
+      PublicKeyCredential: webauthn ? function PublicKeyCredential() {} : undefined,
+    });
+    assert.equal(offersPasskeySignIn(page("nimmt.example.org"), false), true);
+    assert.equal(offersPasskeySignIn(page("localhost"), false), true);
+    assert.equal(offersPasskeySignIn(page("nimmt.example.org"), true), false, "signed in already");
+    assert.equal(offersPasskeySignIn(page("nimmt.example.org", false), false), false, "not a secure page");
+    assert.equal(offersPasskeySignIn(page("nimmt.example.org", true, false), false), false, "no WebAuthn");
+    assert.equal(offersPasskeySignIn(page("127.0.0.1"), false), false, "an address");
+  });
+});

@@ -30,6 +30,7 @@ from nimmt.engine import RuleError
 from nimmt.server.actions import ActionKind
 from nimmt.server.book import CONFLICT_RETRIES, Behind, TableBook, busy
 from nimmt.server.errors import ServiceError
+from nimmt.server.standins import STORE_AFTER_SECONDS, deciding_people
 from nimmt.server.table import LiveTable
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ LOOK_SECONDS = 1.0
 a person back while a bot plays for them takes the seat back."""
 PRESENCE_SECONDS = 5.0
 """How often a process tells the others on the bus which seats are connected to it."""
+SETTLE_SECONDS = PRESENCE_SECONDS + 1.0
+"""With several processes: how long after a process took a table up a seat that is connected
+nowhere it knows of still counts as present (the others tell theirs within that time)."""
 
 
 class Absence:
@@ -62,7 +66,16 @@ class Absence:
     def watch(self, table: LiveTable) -> LiveTable:
         """``table``, its presence counted by this part's clock."""
         table.presence.clock = self.clock
+        table.presence.wall = self.book.clock
         return table
+
+    def prepare(self, table: LiveTable) -> None:
+        """A table this process takes up (created or loaded): its presence counted by this
+        part's clocks, and with several processes, nobody counted away before the others had
+        the time to say whom they hold."""
+        self.watch(table)
+        if self.book.shared:
+            table.presence.settled = self.clock() + SETTLE_SECONDS
 
     # ------------------------------------------------------------ the people's steps
 
@@ -175,8 +188,12 @@ class Absence:
 
     async def seat_back(self, table: LiveTable, seat: int) -> None:
         """A socket of ``seat`` came (lock held): if a bot plays for that person, or a handover
-        is proposed for them, they take their seat back (a stored ``return``)."""
+        is proposed for them, they take their seat back (a stored ``return``). The other
+        processes are told at once, and a stored moment of their leaving is cleared."""
         self.watch(table)
+        self.book.spawn(self.tell_presence(table), f"presence {table.code}")
+        if seat in table.presence.stored:
+            await self._forget_moment(table, seat)
         stand_ins = table.stand_ins
         proposal = stand_ins.proposal
         if seat not in stand_ins.bots and (proposal is None or proposal.seat != seat):
@@ -193,6 +210,43 @@ class Absence:
         """The last socket of ``seat`` here closed: its absence counts from now."""
         self.watch(table).presence.gone(seat)
         self.book.spawn(self.tell_presence(table), f"presence {table.code}")
+
+    # ------------------------------------------------------ the moments people left
+
+    async def keep_moments(self, table: LiveTable) -> None:
+        """Store when each person away for :data:`STORE_AFTER_SECONDS` left (once), and clear
+        the moment of a person connected here again (one connected to another process has
+        it cleared there)."""
+        presence = table.presence
+        here = table.here()
+        now = presence.clock()
+        remote = presence.remote_seats(now)
+        for seat in list(presence.stored):
+            if seat in here:
+                await self._forget_moment(table, seat)
+            elif seat in remote:
+                presence.stored.pop(seat, None)
+        for seat in deciding_people(table.seats, table.stand_ins):
+            if seat in presence.stored or self.book.closed:
+                continue
+            away = presence.away_for(seat, here, now)
+            if away is None or away < STORE_AFTER_SECONDS:
+                continue
+            moment = presence.stored[seat] = presence.left_at(seat, away)
+            try:
+                await self.book.read(self.book.storage.mark_away, table.code, seat, moment)
+            except ServiceError as error:
+                presence.stored.pop(seat, None)  # the next look tries again
+                log.warning("table %s: seat %s away, not stored yet: %s", table.code, seat, error)
+
+    async def _forget_moment(self, table: LiveTable, seat: int) -> None:
+        moment = table.presence.stored.pop(seat, None)
+        try:
+            await self.book.read(self.book.storage.mark_away, table.code, seat, None)
+        except ServiceError as error:
+            if moment is not None:
+                table.presence.stored[seat] = moment  # the next look tries again
+            log.warning("table %s: seat %s back, not stored yet: %s", table.code, seat, error)
 
     async def on_presence(self, code: str, sender: str, seats: list[int]) -> None:
         """Another process says which seats of table ``code`` are connected to it."""
@@ -237,6 +291,7 @@ class Absence:
             if table.assisted or not table.full or table.lock.locked():
                 continue
             self.watch(table)
+            await self.keep_moments(table)
             proposal = table.stand_ins.proposal
             back = [
                 seat

@@ -91,6 +91,10 @@ def busy() -> ServiceError:
     return ServiceError("busy", "The table is very busy right now; please try again.", 503)
 
 
+def _take_up(_table: LiveTable) -> None:
+    pass
+
+
 async def _nothing_follows(_table: LiveTable) -> None:
     pass
 
@@ -128,6 +132,9 @@ class TableBook:
         self.closed = False
         self.load_lock = asyncio.Lock()
         """Held while a table is added to or taken from :attr:`tables`."""
+        self.prepare: Callable[[LiveTable], None] = _take_up
+        """Told of each table this process takes up (created, or loaded), before anyone sees
+        it (the absence part sets its clocks)."""
         self._background: set[asyncio.Task[None]] = set()
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="nimmt-db-read")
 
@@ -187,6 +194,7 @@ class TableBook:
             if record is None:
                 raise ServiceError("table_not_found", f"There is no table {normalized}.", 404)
             table = live_table(record)
+            self.prepare(table)
             await self.restore(table, record)
             self.tables[normalized] = table
             await self.bus.subscribe(normalized)
@@ -210,7 +218,9 @@ class TableBook:
                     "storage_error", "The server could not save this; please try again.", 503
                 ) from error
             async with self.load_lock:
-                self.tables[record.code] = live_table(record)
+                table = live_table(record)
+                self.prepare(table)
+                self.tables[record.code] = table
             await self.bus.subscribe(record.code)
             return record.code
         raise ServiceError("busy", "No free table code was found; try again.", 503)
@@ -229,6 +239,7 @@ class TableBook:
         table.seats = list(record.seats)
         table.game_number = record.status.game
         table.last_active_at = record.status.last_active_at
+        table.presence.stored = dict(record.away_since)
         table.replay(actions, record.status.version)
         self.changed_at[table.code] = time.monotonic()
 
@@ -251,6 +262,8 @@ class TableBook:
         if table.needs_restore:  # it holds a change that was never stored: rebuild it first
             await self.repair(table)
         record = await self.read(self.storage.load_table, table.code)
+        if record is not None:  # the moments people left, as another process may have stored
+            table.presence.stored = dict(record.away_since)
         if record is None or record.status.version <= table.version:
             return
         seen = table.version
@@ -391,4 +404,5 @@ def live_table(record: TableRecord) -> LiveTable:
     table.last_active_at = record.status.last_active_at
     table.coach = record.coach
     table.away_seconds = record.away_seconds
+    table.presence.stored = dict(record.away_since)
     return table

@@ -35,6 +35,24 @@ log = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "nimmt:table:"
 RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0)
+TALK_RATE_PREFIX = "nimmt:talk-rate:"
+"""The key of a speaker's recent lines at a table (:meth:`RedisBus.take_talk_turn`)."""
+_TALK_TURN = """
+local key, limit, window, member = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+if redis.call('ZCARD', key) >= limit then
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return window - (now - tonumber(oldest[2]))
+end
+redis.call('ZADD', key, now, member)
+redis.call('PEXPIRE', key, window)
+return -1
+"""
+"""One speaker's turn, atomically: the lines of the last ``window`` milliseconds (a sorted set
+scored by Redis's own clock, so every process counts alike), refused at ``limit``; the
+milliseconds until the oldest one leaves the window, or -1 when the turn was taken."""
 
 OnChange = Callable[[str, int, ActionRecord | None], Awaitable[None]]
 OnResync = Callable[[], Awaitable[None]]
@@ -122,6 +140,8 @@ class RedisBus:
         self._on_change: OnChange | None = None
         self._on_resync: OnResync | None = None
         self._on_talk: OnTalk | None = None
+        self._talk_turn: Any = self._client.register_script(_TALK_TURN)
+        self._turns = 0
         self.on_presence: OnPresence | None = None
         """Told the seats connected to another process (``"{sender} presence [seats]"``; a
         process that does not know the message ignores it: its version is not a number)."""
@@ -239,6 +259,16 @@ class RedisBus:
             except Exception as error:
                 if attempt == 1:
                     log.error("bus: could not publish the talk of %s (%s)", code, error)
+
+    async def take_talk_turn(self, key: str, limit: int, seconds: float) -> float | None:
+        """Count one line of speaker ``key`` (a table and a speaker) over every process: at
+        most ``limit`` per ``seconds``. ``None`` when it may be said, else the seconds until
+        it may; a Redis that cannot be reached raises (the caller counts by itself then)."""
+        self._turns += 1
+        member = f"{self.sender}:{self._turns}"
+        window = max(1, round(seconds * 1000))
+        wait = await self._talk_turn(keys=[TALK_RATE_PREFIX + key], args=[limit, window, member])
+        return None if int(wait) < 0 else int(wait) / 1000
 
     async def publish_presence(self, code: str, seats: list[int]) -> None:
         """Tell the others which seats of table ``code`` are connected here (best effort: a

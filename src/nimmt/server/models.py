@@ -74,6 +74,9 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the seat's person left every socket (stored once they have been away a few
+    seconds, cleared when they are back): a restarted server counts their absence from there."""
 
 
 class ActionRow(Base):

@@ -212,9 +212,14 @@ class Players:
         await self._rematch_if_agreed(table)
 
     async def _rematch_if_agreed(self, table: LiveTable) -> None:
-        """Start the next game once every person seated agreed (bots always agree)."""
+        """Start the next game once every person seated agreed (bots always agree, and so does
+        a bot standing in for an absent person: it plays on for them in the new game)."""
         if table.rematch_agreed:
-            action = self.book.action(table, ActionKind.REMATCH, game=table.game_number + 1)
+            carried = sorted(table.stand_ins.bots.items())
+            data = {"stand_ins": [[seat, bot] for seat, bot in carried]} if carried else None
+            action = self.book.action(
+                table, ActionKind.REMATCH, game=table.game_number + 1, data=data
+            )
             await self.book.commit(table, action)
             await self.book.follow_up(table)
 

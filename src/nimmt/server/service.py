@@ -131,6 +131,7 @@ class GameService:
         )
         self.players = Players(self.book, self.bot_names)
         self.absence = Absence(self.book, self.bot_names, clock=absence_clock)
+        self.book.prepare = self.absence.prepare
         self.listeners = Listeners(
             self.book,
             max_queue,

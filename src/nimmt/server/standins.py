@@ -7,7 +7,9 @@ table, so every process and a restarted server hold the same proposal, the same 
 the same bots standing in: a handover is stored once, by the ``agree`` that completed it (its
 ``done``), never worked out again when the action is replayed. :class:`Presence` is this
 process's own knowledge of who is connected (its sockets, and what the other processes said on
-the bus), which is never stored: a restart starts the absence delay afresh.
+the bus); of it only the moment a person left is stored (``seats.away_since``, once they have
+been away for :data:`STORE_AFTER_SECONDS`), so that a restarted server counts their time away
+on from there, while a person who was connected when it stopped counts from the restart.
 
 The rule: the system never chooses for a person. A bot plays for an absent person only once
 every other person present agreed (:mod:`nimmt.server.absence` checks that), and only until the
@@ -20,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from nimmt.engine import Game, Phase, RuleError
@@ -156,6 +159,13 @@ def deciding_people(seats: Sequence[SeatRecord], stand_ins: StandIns) -> list[in
 REMOTE_FRESH_SECONDS = 15.0
 """How long another process's word that a seat is connected there counts (it repeats it every
 few seconds while it is true)."""
+STORE_AFTER_SECONDS = 5.0
+"""A person away this long has the moment they left stored (a page that reloads, or the sockets
+a stopping server closes itself, store nothing)."""
+
+
+def _now_utc() -> datetime:
+    return datetime.now(UTC)
 
 
 @dataclass(slots=True)
@@ -172,6 +182,13 @@ class Presence:
     """Another process -> the seats connected there, and when it said so."""
     announced: frozenset[int] = frozenset()
     """The seats last told as absent (away for the table's delay) to the listeners here."""
+    wall: Callable[[], datetime] = _now_utc
+    """The time of day, in which the moments a person left are stored."""
+    stored: dict[int, datetime] = field(default_factory=dict)
+    """Seat -> when its person left, as stored in the database (read at load, or stored here)."""
+    settled: float = float("-inf")
+    """Before this (``clock``), a seat that is neither connected here nor heard of counts as
+    present: the other processes have not had the time to say where they hold it."""
 
     def remote_seats(self, now: float) -> set[int]:
         seats: set[int] = set()
@@ -187,7 +204,21 @@ class Presence:
         if seat in here or seat in self.remote_seats(now):
             self.since.pop(seat, None)
             return None
-        return now - self.since.setdefault(seat, now)
+        start = self.since.get(seat)
+        if start is None:
+            left = self.stored.get(seat)
+            if left is not None:  # away since before this process held the table
+                start = now - max(0.0, (self.wall() - left).total_seconds())
+            elif now < self.settled:
+                return None
+            else:
+                start = now
+            self.since[seat] = start
+        return now - start
+
+    def left_at(self, seat: int, away: float) -> datetime:
+        """The time of day at which a seat away for ``away`` seconds left."""
+        return self.wall() - timedelta(seconds=away)
 
     def heard(self, sender: str, seats: frozenset[int], here: set[int]) -> None:
         """Another process says ``seats`` are connected to it: a seat it no longer holds (and

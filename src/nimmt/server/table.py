@@ -190,10 +190,10 @@ class LiveTable:
         return self.game.phase.value if self.full else "waiting"
 
     def people_seats(self) -> list[int]:
-        """The seats a person holds now: they decide together whether to play again."""
-        return [
-            seat.seat for seat in self.seats if seat.kind == "human" and seat.token_hash is not None
-        ]
+        """The seats a person holds and decides at now: they decide together whether to play
+        again. A seat a bot stands in for, its person absent, is not among them: the stand-in
+        agrees for them (and keeps their seat in the new game until they return)."""
+        return standins.deciding_people(self.seats, self.stand_ins)
 
     @property
     def rematch_ready(self) -> set[int]:
@@ -271,6 +271,10 @@ class LiveTable:
             self.history.clear()
             self.rematch_votes.clear()
             self.stand_ins.clear()
+            for seat, bot in carried_stand_ins(action.data):
+                # Still absent: the stand-in plays on in the new game, until its person returns.
+                self.stand_ins.bots[seat] = bot
+                self.stand_ins.history.append({"seat": seat, "bot": bot, "round": 1, "turn": 0})
             self.pending_events.append(RematchStarted(action.game))
         elif action.kind == ActionKind.REMATCH_VOTE:
             assert action.seat is not None
@@ -356,6 +360,13 @@ class LiveTable:
             self.pending_events.clear()
         self.seats = seats
         self.version = version
+
+
+def carried_stand_ins(data: Any) -> list[tuple[int, str]]:
+    """The ``(seat, bot)`` pairs a ``rematch`` action carries into the new game: the bots that
+    stood in for absent people when it started (``{"stand_ins": [[seat, bot], ...]}``)."""
+    pairs = (data or {}).get("stand_ins") or []
+    return [(int(seat), str(bot)) for seat, bot in pairs]
 
 
 def apply_to_game(game: Game, action: ActionRecord) -> None:

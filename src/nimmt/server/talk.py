@@ -11,8 +11,10 @@ The rules here: the seated people write and react; spectators read everything (t
 at the table) and write only when the table's creator allows it (the person holding the seat of
 the table's first join). Text only: control characters are dropped, the text is normalised
 (NFC) and kept to :data:`MAX_LENGTH` characters; it is never HTML (clients set it as text).
-Each speaker may say :data:`RATE_COUNT` things per :data:`RATE_SECONDS`. Each listener may mute
-another speaker: a muted speaker's lines are never sent to that listener.
+Each speaker may say :data:`RATE_COUNT` things per :data:`RATE_SECONDS`, counted over every
+process when a bus (Redis) is configured (:meth:`~nimmt.server.bus.RedisBus.take_talk_turn`), in
+this process alone otherwise or while Redis cannot be reached. Each listener may mute another
+speaker: a muted speaker's lines are never sent to that listener.
 """
 
 from __future__ import annotations
@@ -98,6 +100,17 @@ def _too_long() -> ServiceError:
         f"A chat line may be at most {MAX_LENGTH} characters long.",
         422,
         {"max": MAX_LENGTH},
+    )
+
+
+def _too_fast(wait: float) -> ServiceError:
+    """The refusal of a line said too soon; ``wait``: seconds until one may be said."""
+    retry = max(1, round(wait + 0.5))
+    return ServiceError(
+        "talk_too_fast",
+        f"At most {RATE_COUNT} messages per {RATE_SECONDS:g} seconds: wait {retry} s.",
+        429,
+        {"limit": RATE_COUNT, "seconds": RATE_SECONDS, "retry_after": retry},
     )
 
 
@@ -261,7 +274,7 @@ class TableTalk:
         self, table: LiveTable, connection: Connection, kind: str, text: str, request_id: Any
     ) -> None:
         speaker = self.speaker_of(connection)
-        self._check_rate(table.code, speaker)
+        await self._check_rate(table.code, speaker)
         seat = connection.seat
         listener = self.listener(connection)
         name = (table.seats[seat].name or "") if seat is not None else listener.name
@@ -275,20 +288,25 @@ class TableTalk:
         self.deliver(table, line, connection, request_id)
         await self.book.bus.publish_talk(table.code, {"line": line_json(line)})
 
-    def _check_rate(self, code: str, speaker: str) -> None:
-        """At most :data:`RATE_COUNT` lines per :data:`RATE_SECONDS` from one speaker."""
+    async def _check_rate(self, code: str, speaker: str) -> None:
+        """At most :data:`RATE_COUNT` lines per :data:`RATE_SECONDS` from one speaker: over
+        every process when the bus can count them, else in this process."""
+        take = getattr(self.book.bus, "take_talk_turn", None)
+        if take is not None and self.book.shared and self.book.bus.healthy:
+            try:
+                wait = await take(f"{code}:{speaker}", RATE_COUNT, RATE_SECONDS)
+            except Exception as error:
+                log.warning("talk: the bus cannot count the rate (%s); counting here", error)
+            else:
+                if wait is not None:
+                    raise _too_fast(wait)
+                return
         now = self.clock()
         said = self._said.setdefault((code, speaker), deque())
         while said and now - said[0] >= RATE_SECONDS:
             said.popleft()
         if len(said) >= RATE_COUNT:
-            wait = max(1, round(RATE_SECONDS - (now - said[0]) + 0.5))
-            raise ServiceError(
-                "talk_too_fast",
-                f"At most {RATE_COUNT} messages per {RATE_SECONDS:g} seconds: wait {wait} s.",
-                429,
-                {"limit": RATE_COUNT, "seconds": RATE_SECONDS, "retry_after": wait},
-            )
+            raise _too_fast(RATE_SECONDS - (now - said[0]))
         said.append(now)
         if len(self._said) > 10_000:  # forget the speakers who stopped talking
             for key in [key for key, times in self._said.items() if not times]:

@@ -140,11 +140,10 @@ def test_a_restart_keeps_the_agreement_and_invents_none(
     table.connect(cal)
     summary = second.get(f"/api/tables/{code}").json()["absence"]
     assert summary["proposal"]["agreed"] == [1] and summary["stand_ins"] == []
-    # The delay counts afresh after a restart: the handover waits for it.
-    cal.send({"type": "agree"})
-    assert cal.error()["code"] == "not_absent"
-    table.clock.advance(120)
-    table.look()
+    # Ana was away for two minutes before the restart (the moment she left is stored): she is
+    # absent at once, and Cal's agreement completes the handover.
+    assert [(a["seat"], a["absent"]) for a in summary["away"]] == [(0, True)]
+    assert summary["away"][0]["seconds"] >= 120
     cal.send({"type": "agree"})
     ben.state_where(lambda m: absence_of(m)["stand_ins"] != [])
     ben.state_now(lambda m: m["view"]["has_chosen"][0])  # the bot chose her card
@@ -159,6 +158,60 @@ def test_a_restart_keeps_the_agreement_and_invents_none(
     summary = third.get(f"/api/tables/{code}").json()["absence"]
     assert summary["stand_ins"] == [{"seat": 0, "bot": "medium"}] and summary["proposal"] is None
     assert len(table.stored()) == stored
+
+
+def test_the_absence_clock_goes_on_across_a_restart(clients: Callable[[], TestClient]) -> None:
+    first = clients()
+    seats = [{"kind": "human"}] * 4
+    answer = first.post("/api/tables", json={"seats": seats, "name": "Ana", "away_seconds": 60})
+    code = answer.json()["code"]
+    people = [Person("Ana", 0, answer.json()["token"])]
+    for seat, name in ((1, "Ben"), (2, "Cal"), (3, "Dan")):
+        token = first.post(f"/api/tables/{code}/join", json={"name": name}).json()["token"]
+        people.append(Person(name, seat, token))
+    table = restarted(first, code, people)
+    for person in table.people:
+        table.connect(person)
+    ana, ben, cal, dan = table.people
+    # Dan left 100 seconds before the server stopped; the others were connected until the
+    # stop closed their sockets (and the look that follows stores nothing for them).
+    table.away(dan, 100)
+    for person in (ana, ben, cal):
+        table.close(person)
+    table.look()
+    stored = first.app.state.service.storage.load_table(code)  # type: ignore[attr-defined]
+    assert list(stored.away_since) == [3]
+    first.__exit__(None, None, None)
+
+    second = clients()
+    table = restarted(second, code, people)
+    ana, ben, cal, dan = table.people
+    table.connect(ben)
+    table.connect(cal)
+    table.look()
+    away = {a["seat"]: a for a in second.get(f"/api/tables/{code}").json()["absence"]["away"]}
+    # Dan keeps his time away: absent at once. Ana counts from the restart: away, not absent.
+    assert sorted(away) == [0, 3]
+    assert away[3]["absent"] and away[3]["seconds"] >= 100
+    assert not away[0]["absent"] and away[0]["seconds"] == 0
+    ben.send({"type": "propose", "seat": 0, "bot": "medium"})
+    assert ben.error()["code"] == "not_absent"
+    ben.send({"type": "propose", "seat": 3, "bot": "medium"})
+    ben.event("handover_proposed")
+    ben.send({"type": "withdraw"})
+    ben.event("handover_cancelled")
+    table.clock.advance(60)
+    table.look()
+    away = {a["seat"]: a for a in second.get(f"/api/tables/{code}").json()["absence"]["away"]}
+    assert away[0]["absent"] and 60 <= away[0]["seconds"] < 100 <= away[3]["seconds"]
+    # Dan comes back: his stored moment is cleared, and he is away no more.
+    table.connect(dan)
+    storage = second.app.state.service.storage  # type: ignore[attr-defined]
+    assert list(storage.load_table(code).away_since) == [0]
+    back = [a["seat"] for a in second.get(f"/api/tables/{code}").json()["absence"]["away"]]
+    assert back == [0]
+    for person in (ben, cal, dan):
+        person.exit.close()
 
 
 class Recording:

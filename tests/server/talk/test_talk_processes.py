@@ -10,9 +10,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.waiting import wait_until_async
 
 from nimmt.server.bus import OnChange, OnResync, OnTalk, decode_talk
+from nimmt.server.errors import ServiceError
 from nimmt.server.service import GameService
 from nimmt.server.storage import ActionRecord, SqlStorage
 from nimmt.server.table import Connection, SeatSpec
@@ -155,3 +157,58 @@ async def talk_across_processes(url: str) -> None:
 
 def test_talk_travels_between_processes(tmp_path: Path) -> None:
     asyncio.run(talk_across_processes(f"sqlite:///{tmp_path / 'shared.db'}"))
+
+
+class CountingBus(PairedBus):
+    """A paired bus that counts the talk's rate for both services (as Redis does), until it
+    fails: then each service counts by itself."""
+
+    def __init__(self, counts: dict[str, list[float]]) -> None:
+        super().__init__()
+        self.counts = counts
+        self.failing = False
+
+    async def take_talk_turn(self, key: str, limit: int, seconds: float) -> float | None:
+        if self.failing:
+            raise ConnectionError("Redis is away")
+        said = self.counts.setdefault(key, [])
+        if len(said) >= limit:
+            return seconds
+        said.append(0.0)
+        return None
+
+
+async def rate_across_processes(url: str) -> None:
+    counts: dict[str, list[float]] = {}
+    buses = [CountingBus(counts), CountingBus(counts)]
+    buses[0].peers, buses[1].peers = [buses[1]], [buses[0]]
+    first, second = (GameService(SqlStorage(url), bus=bus) for bus in buses)
+    try:
+        for service in (first, second):
+            await service.start()
+        code = await first.create_table([SeatSpec("human"), SeatSpec("bot", "greedy")], "Ana")
+        _seat, token = await first.join(code, "Ana")
+        here, there = await first.connect(code, token), await second.connect(code, token)
+        for number in range(3):
+            await first.talk.say(here, f"here {number}")
+        for number in range(2):
+            await second.talk.say(there, f"there {number}")
+        with pytest.raises(ServiceError) as refused:
+            await second.talk.say(there, "one too many")
+        assert refused.value.code == "talk_too_fast"
+        assert (refused.value.details or {}).get("retry_after") == 10
+        # The counter fails: each process counts alone again (five more here, none refused).
+        for bus in buses:
+            bus.failing = True
+        for number in range(5):
+            await first.talk.say(here, f"alone {number}")
+        with pytest.raises(ServiceError) as again:
+            await first.talk.say(here, "the sixth here")
+        assert again.value.code == "talk_too_fast"
+    finally:
+        for held in (first, second):
+            await held.close()
+
+
+def test_the_rate_is_counted_by_the_bus_and_here_when_it_fails(tmp_path: Path) -> None:
+    asyncio.run(rate_across_processes(f"sqlite:///{tmp_path / 'shared.db'}"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -85,6 +85,8 @@ class TableRecord:
     away_seconds: int = 120
     """How long a person must have been disconnected before the others may propose that a bot
     plays for them (the creator's setting; docs/protocol.md, "An absent player")."""
+    away_since: Mapping[int, datetime] = field(default_factory=dict)
+    """Seat -> when its person left every socket, as stored (:meth:`Storage.mark_away`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,11 @@ class Storage(Protocol):
 
     def table_version(self, code: str) -> int | None:
         """The table's stored version; ``None`` if there is no such table."""
+        ...
+
+    def mark_away(self, code: str, seat: int, since: datetime | None) -> None:
+        """Store when the person at ``seat`` left every socket (``None``: they are back); a
+        seat that changes hands (a join, a leave) forgets it. Nothing for an unknown table."""
         ...
 
     def versions(self, codes: Sequence[str]) -> dict[str, int]:

@@ -97,15 +97,17 @@ class MemoryStorage:
         if action.seq != table.status.version + 1 or status.version != action.seq:
             raise VersionConflictError(f"table {code} is at version {table.status.version}")
         seats = table.seats
+        away = table.away_since
         if seat is not None:
             if all(old.seat != seat.seat for old in seats):
                 raise StorageError(f"no seat {seat.seat} at table {code}")
             seats = tuple(seat if old.seat == seat.seat else old for old in seats)
+            away = {other: since for other, since in away.items() if other != seat.seat}
         if status.last_active_at is None:
             status = replace(status, last_active_at=table.status.last_active_at)
         stored = replace(action, data=copy.deepcopy(dict(action.data)) if action.data else None)
         held.actions.append(stored)
-        held.record = replace(table, seats=seats, status=status)
+        held.record = replace(table, seats=seats, status=status, away_since=away)
 
     def append(
         self, code: str, action: ActionRecord, status: TableStatus, seat: SeatRecord | None = None
@@ -129,6 +131,18 @@ class MemoryStorage:
         with self._lock:
             held = self._tables.get(code)
             return held.record.status.version if held is not None else None
+
+    def mark_away(self, code: str, seat: int, since: datetime | None) -> None:
+        with self._lock:
+            held = self._tables.get(code)
+            if held is None or all(old.seat != seat for old in held.record.seats):
+                return
+            away = {other: moment for other, moment in held.record.away_since.items()}
+            if since is None:
+                away.pop(seat, None)
+            else:
+                away[seat] = as_utc(since)
+            held.record = replace(held.record, away_since=away)
 
     def versions(self, codes: Sequence[str]) -> dict[str, int]:
         with self._lock:

@@ -262,6 +262,7 @@ class SqlStorage:
             seats = session.scalars(
                 select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
             ).all()
+            away = {seat.seat: as_utc(seat.away_since) for seat in seats if seat.away_since}
             return TableRecord(
                 code=row.code,
                 created_at=as_utc(row.created_at),
@@ -280,6 +281,7 @@ class SqlStorage:
                 assistant_hash=row.assistant_hash,
                 coach=row.coach,
                 away_seconds=row.away_seconds,
+                away_since=away,
             )
 
     @_reading
@@ -351,7 +353,13 @@ class SqlStorage:
         changed = connection.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
-            .values(kind=seat.kind, bot=seat.bot, name=seat.name, token_hash=seat.token_hash)
+            .values(
+                kind=seat.kind,
+                bot=seat.bot,
+                name=seat.name,
+                token_hash=seat.token_hash,
+                away_since=None,
+            )
         )
         if changed.rowcount != 1:
             raise StorageError(f"no seat {seat.seat} at table {code}")
@@ -471,6 +479,15 @@ class SqlStorage:
     def table_version(self, code: str) -> int | None:
         with self.engine.connect() as connection:
             return connection.scalar(select(TableRow.version).where(TableRow.code == code))
+
+    def mark_away(self, code: str, seat: int, since: datetime | None) -> None:
+        table_id = select(TableRow.id).where(TableRow.code == code).scalar_subquery()
+        with self._writing() as connection:
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(away_since=as_utc(since) if since is not None else None)
+            )
 
     @_reading
     def versions(self, codes: Sequence[str]) -> dict[str, int]:

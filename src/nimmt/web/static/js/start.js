@@ -1,13 +1,16 @@
 // The start page: create a table (2 to 10 seats, each a person or a bot level from
 // GET /api/bots), join one by its short code, start the assistant for a game with real cards
 // (assist/start.js), or pick one from the list of open tables to join or watch. The display name is remembered in localStorage ("nimmt.name").
+// A browser signed in to no profile is offered "Sign in with a passkey" where passkeys work
+// (profile/passkeys.js); signed in, the name is the profile's.
 
-import { ApiError, api, apiErrorText, tokenKey } from "./api.js";
+import { ApiError, PROFILE_KEY, api, apiErrorText, tokenKey } from "./api.js";
 import { realCardsForm } from "./assist/start.js";
 import { cardEl } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { safeGet, safeSet, t } from "./i18n.js";
 import { NAME_MAX, cleanName, nameProblem } from "./names.js";
+import { keepSignIn, offersPasskeySignIn, passkeyOfferEl } from "./profile/passkeys.js";
 
 const MIN_SEATS = 2;
 const MAX_SEATS = 10;
@@ -27,6 +30,8 @@ export function mountStart(root) {
     busy: false,
     coach: false, // the new table allows the coach for everyone at it
     awaySeconds: 120, // how long a person must be away before a bot may be proposed for them
+    signedInAs: null, // the profile's name, once a passkey signed this browser in here
+    passkeyError: null,
   };
   let refreshTimer = null;
   const realCards = realCardsForm({ firstName: () => state.name, rerender: () => render() });
@@ -204,6 +209,32 @@ export function mountStart(root) {
     box.append(list);
   }
 
+  async function signIn(action) {
+    state.passkeyError = null;
+    try {
+      await action();
+    } catch (err) {
+      state.passkeyError = apiErrorText(err);
+    }
+    render();
+  }
+
+  function signedIn(made) {
+    keepSignIn(made);
+    state.name = made.profile.name;
+    state.signedInAs = made.profile.name;
+  }
+
+  function passkeyPart() {
+    if (state.signedInAs) {
+      return h("p", { class: "passkey-offer", id: "start-signed-in", role: "status" },
+        h("a", { href: "/me", text: t("start.signed_in_as", { name: state.signedInAs }) }));
+    }
+    if (!offersPasskeySignIn(window, Boolean(safeGet(PROFILE_KEY)))) return null;
+    return h("div", {}, passkeyOfferEl(signIn, signedIn),
+      state.passkeyError ? h("p", { class: "form-error", role: "alert", text: state.passkeyError }) : null);
+  }
+
   function render() {
     const focusedId = document.activeElement && document.activeElement.id;
     clear(root);
@@ -272,7 +303,7 @@ export function mountStart(root) {
         h("button", { type: "button", class: "button small ghost", id: "refresh-tables", text: t("start.refresh"), on: { click: loadTables } })),
       h("div", { id: "open-tables" }));
 
-    root.append(h("div", { class: "start-page" }, hero, nameField, h("div", { class: "panels" }, createPanel, joinPanel), realCards.render(), listPanel));
+    root.append(h("div", { class: "start-page" }, hero, nameField, passkeyPart(), h("div", { class: "panels" }, createPanel, joinPanel), realCards.render(), listPanel));
     renderTables();
     if (focusedId) root.querySelector(`#${CSS.escape(focusedId)}`)?.focus();
     realCards.placeFocus(root);

@@ -8,7 +8,7 @@ import { clear, h } from "../dom.js";
 import { safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "./avatar.js";
 import { historyEl } from "./history.js";
-import { passkeySignInEl, passkeysEl } from "./passkeys.js";
+import { keepSignIn, passkeySignInEl, passkeysEl } from "./passkeys.js";
 
 export function mountProfile(root) {
   const state = { me: null, history: null, avatars: null, link: null, error: null, choice: null };
@@ -43,8 +43,7 @@ export function mountProfile(root) {
   // This browser is signed in now (a new profile, or a passkey): keep its secret. Made on the
   // way to joining a group: go on to the invite.
   function keep(made) {
-    safeSet(PROFILE_KEY, made.secret);
-    safeSet("nimmt.name", made.profile.name);
+    keepSignIn(made);
     const next = new URLSearchParams(location.search).get("next") || "";
     if (next.startsWith("/g/join?")) location.assign(next);
   }
@@ -178,7 +177,7 @@ export function mountRedeem(root) {
   root.append(h("p", { class: "page-message loading", text: t("profile.signing_in") }));
   let view = { rerender() {}, destroy() {} };
   api("POST", "/api/profile/redeem", { link })
-    .then((made) => { safeSet(PROFILE_KEY, made.secret); safeSet("nimmt.name", made.profile.name); })
+    .then(keepSignIn)
     .catch((err) => { root.append(h("p", { class: "form-error", role: "alert", text: apiErrorText(err) })); })
     .finally(() => { const error = root.querySelector(".form-error"); clear(root); view = mountProfile(root); if (error) root.prepend(error); });
   return { rerender: () => view.rerender(), destroy: () => view.destroy() };

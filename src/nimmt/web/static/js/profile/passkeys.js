@@ -1,11 +1,12 @@
 // Passkeys on the profile page: the signed-in profile's list (name, added, last used; remove
-// one) and "Add a passkey"; for a browser signed in to no profile, "Sign in with a passkey".
-// Both are offered only where passkeys can work (a secure page: HTTPS or localhost); elsewhere
-// a note says why they are missing. The ceremonies' routes are in docs/protocol.md.
+// one) and "Add a passkey"; for a browser signed in to no profile, "Sign in with a passkey"
+// (on the profile page, and as a short offer on the start page). They are offered only where
+// passkeys can work (a secure page: HTTPS or localhost); elsewhere the profile page says why
+// they are missing. The ceremonies' routes are in docs/protocol.md.
 
-import { ApiError, api } from "../api.js";
+import { ApiError, PROFILE_KEY, api } from "../api.js";
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { safeSet, t } from "../i18n.js";
 import { ceremonyErrorCode, creationOptions, credentialJSON, passkeysAvailable, requestOptions } from "./webauthn.js";
 
 async function ceremony(action) {
@@ -31,6 +32,19 @@ export async function signInWithPasskey() {
   const { options } = await api("POST", "/api/profile/passkeys/signin/options");
   const credential = await ceremony(() => navigator.credentials.get(requestOptions(options)));
   return api("POST", "/api/profile/passkeys/signin", { credential: credentialJSON(credential) });
+}
+
+/** Keep what a sign-in made (`{profile, secret}`): this browser's device secret, and the
+ * profile's name as the name it plays under. */
+export function keepSignIn(made) {
+  safeSet(PROFILE_KEY, made.secret);
+  safeSet("nimmt.name", made.profile.name);
+}
+
+/** Whether a page offers "Sign in with a passkey": to a browser signed in to no profile
+ * (`signedIn`: it holds a device secret), where passkeys work (`win`: the page's window). */
+export function offersPasskeySignIn(win, signedIn) {
+  return !signedIn && passkeysAvailable(win);
 }
 
 const day = (iso) => new Date(iso).toLocaleDateString();
@@ -79,8 +93,19 @@ export function passkeySignInEl(run, signedIn) {
   return h("section", { class: "panel", id: "passkey-signin", "aria-labelledby": "passkey-signin-title" },
     h("h2", { id: "passkey-signin-title", text: t("profile.have_profile") }),
     h("p", { text: t("profile.have_profile_intro") }),
-    passkeysAvailable(window)
-      ? h("button", { type: "button", class: "button", id: "passkey-signin-button", text: t("profile.passkey_sign_in"),
-        on: { click: () => run(async () => signedIn(await signInWithPasskey())) } })
-      : unavailable());
+    passkeysAvailable(window) ? signInButton(run, signedIn, "passkey-signin-button", "button") : unavailable());
+}
+
+function signInButton(run, signedIn, id, classes) {
+  return h("button", { type: "button", class: classes, id, text: t("profile.passkey_sign_in"),
+    on: { click: () => run(async () => signedIn(await signInWithPasskey())) } });
+}
+
+/** The start page's offer to a browser signed in to no profile: "Already have a profile? Sign
+ * in with a passkey" (only where passkeys work: see `offersPasskeySignIn`); `run` does the
+ * sign-in and shows what went wrong, `signedIn(made)` keeps it. */
+export function passkeyOfferEl(run, signedIn) {
+  return h("p", { class: "passkey-offer", id: "start-passkey" },
+    h("span", { text: t("profile.have_profile") }), " ",
+    signInButton(run, signedIn, "start-passkey-button", "button small ghost"));
 }
