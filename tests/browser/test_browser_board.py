@@ -83,7 +83,8 @@ def test_the_board_shows_rows_names_and_a_qr_code_and_receives_no_hand(
 
     messages = [json.loads(frame) for frame in frames]
     states = [m for m in messages if m["type"] == "state"]
-    events = [e for m in messages if m["type"] == "events" for e in m["events"]]
+    # The page asks for events=inline: a change's events come in its state.
+    events = [e for m in messages if m["type"] in ("events", "state") for e in m.get("events", [])]
     assert states and any(e["type"] == "cards_revealed" for e in events)
     assert all(m["you"]["seat"] is None for m in states)
     assert all(m["view"]["hand"] == [] and m["view"]["legal_cards"] == [] for m in states)
