@@ -7,6 +7,9 @@ bot) exchange a few lines and reactions; the screenshot is Ana's page, with Ben'
 by his seat.
 
     uv run python scripts/talk_screenshots.py [--out docs/screenshots]
+
+Emoji come out in colour where a colour emoji font is installed (on Debian:
+``apt-get install fonts-noto-color-emoji``), in black and white otherwise.
 """
 
 from __future__ import annotations
