@@ -8,8 +8,16 @@ import numpy as np
 import pytest
 
 from nimmt.bots import make_bot
-from nimmt.bots.batchsim import batch_from_rows
-from nimmt.bots.belief import belief, play_log_likelihood, rows_before_each_turn
+from nimmt.bots.batchsim import batch_from_rows, sample_hands
+from nimmt.bots.belief import (
+    MIX_GRID,
+    adaptive_log_likelihood,
+    belief,
+    model_shares,
+    play_log_likelihood,
+    rows_before_each_turn,
+    turn_log_probabilities,
+)
 from nimmt.bots.montecarlo import table_order
 from nimmt.bots.policy import HAND_WIDTH, card_features, shipped_weights
 from nimmt.engine import Game, Phase
@@ -95,3 +103,64 @@ def test_beliefs_favour_the_deals_that_explain_the_plays() -> None:
             play_log_likelihood(view, drawn, order, weights).mean()
             > play_log_likelihood(view, beliefs.pool, order, weights).mean()
         )
+
+
+def test_the_model_share_is_the_priors_mean_when_the_model_says_nothing() -> None:
+    # The model giving every play the uniform chance: every share explains the plays alike,
+    # so the share is the prior's mean over the grid (1/2 for a uniform prior).
+    sizes = np.asarray([4.0, 3.0, 2.0])
+    uniform = np.broadcast_to(-np.log(sizes), (50, 2, 3)).copy()
+    assert model_shares(uniform, sizes, 1.0) == pytest.approx([0.5, 0.5])
+    grid = MIX_GRID
+    leaning = (grid * grid**2).sum() / (grid**2).sum()
+    assert model_shares(uniform, sizes, 3.0) == pytest.approx([leaning, leaning])
+
+
+def test_the_model_share_follows_how_well_the_model_predicted_each_seat() -> None:
+    sizes = np.asarray([5.0, 4.0, 3.0, 2.0])
+    log_probabilities = np.empty((40, 3, 4))
+    log_probabilities[:, 0] = 0.0  # seat 0: the model was sure of every play
+    log_probabilities[:, 1] = -np.log(sizes)  # seat 1: no better than uniform
+    log_probabilities[:, 2] = -30.0  # seat 2: every play was one the model all but excluded
+    shares = model_shares(log_probabilities, sizes, 1.0)
+    assert shares[0] > 0.75 and shares[1] == pytest.approx(0.5) and shares[2] < 0.15
+    # The evidence is the chance of the plays averaged over the deals: share 1 explains
+    # seat 0's plays with certainty, share m with prod(m + (1 - m) / n) (exactly, on the grid).
+    evidence = np.prod(MIX_GRID[:, None] + (1 - MIX_GRID[:, None]) / sizes, axis=1)
+    assert shares[0] == pytest.approx((MIX_GRID * evidence).sum() / evidence.sum())
+
+
+def test_adaptive_likelihood_is_each_seats_mixture_of_the_model_and_uniform_play() -> None:
+    weights = shipped_weights()
+    game, _ = play_turns(5, 4, 4)
+    view = game.view(0)
+    order = table_order(view)
+    rng = np.random.default_rng(2)
+    pool = sample_hands(view.unseen_cards(), 3, len(view.hand), 300, rng)
+    total, shares = adaptive_log_likelihood(view, pool, order, weights, 1.0)
+    assert shares.shape == (3,) and ((shares > 0) & (shares < 1)).all()
+    turns = turn_log_probabilities(view, pool, order, weights)
+    assert len(turns) == len(view.played) > 1
+    expected = np.zeros(300)
+    for turn, log_probability in enumerate(turns):
+        size = len(view.hand) + len(turns) - turn
+        expected += np.log(shares * np.exp(log_probability) + (1 - shares) / size).sum(axis=1)
+    assert np.allclose(total, expected)
+    assert np.allclose(
+        sum(log_probability.sum(axis=1) for log_probability in turns),
+        play_log_likelihood(view, pool, order, weights),
+    )
+
+
+def test_adaptive_beliefs_weigh_the_deals_less_sharply_than_the_model_alone() -> None:
+    # A mixture with uniform play spreads the weights: the pool's weights are more even.
+    game, _ = play_turns(2, 4, 6)
+    view = game.view(0)
+    order = table_order(view)
+
+    def spread(adapt: float) -> float:
+        rng = np.random.default_rng(7)
+        beliefs = belief(view, order, len(view.hand), 2000, rng, shipped_weights(), 2.0, adapt)
+        return float(1 / (beliefs.probability**2).sum())  # the effective number of deals
+
+    assert spread(1.0) > spread(0.0)

@@ -140,8 +140,10 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     assert isinstance(bot, StrongBot)
     assert bot.settings == StrongSettings(samples=64, policy="softmin", endgame=0)
     assert make_bot("strong:core=numba", 1).settings.core == "numba"  # type: ignore[attr-defined]
+    assert make_bot("strong:adapt=2", 1).settings.adapt == 2.0  # type: ignore[attr-defined]
+    assert make_bot("hard-v2", 1).settings.adapt == 0.0  # type: ignore[attr-defined]
     bad = ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x")
-    for name in (*bad, "strong:core=cuda"):
+    for name in (*bad, "strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1"):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
 
@@ -251,3 +253,22 @@ def test_a_limit_is_taken_at_construction_and_must_be_positive() -> None:
     assert isinstance(unlimited, StrongBot) and unlimited.settings.budget == 2.0
     with pytest.raises(ValueError):
         Limit(seconds=0)
+
+
+def test_adapt_reaches_the_beliefs_and_plays_legal_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    adapts: list[float] = []
+    original = belief
+
+    def recording(view: SeatView, *args: Any) -> Any:
+        adapts.append(args[-1])
+        return original(view, *args)
+
+    monkeypatch.setattr(strong, "belief", recording)
+    game = Game(4)
+    game.deal(31)
+    cards = [min(game.view(seat).hand) for seat in range(4)]
+    game.play_turn(cards, 0 if min(cards) < min(row[-1] for row in game.rows) else None)
+    for name in ("strong:samples=32,more=32,adapt=3", "strong:samples=32,more=32"):
+        view = game.view(0)
+        assert make_bot(name, 2).choose_card(view) in view.legal_cards()
+    assert adapts == [3.0, 0.0]

@@ -73,6 +73,12 @@ class StrongSettings:
     belief: float = 2.0
     """Weight the sampled deals by the model's likelihood of the others' plays so far, to
     this power (:mod:`nimmt.bots.belief`; 0: uniform deals)."""
+    adapt: float = 0.0
+    """With beliefs: judge each other seat's plays by a mixture of the model and a uniformly
+    random card, the model's share fitted to how well it explained that seat's plays this round
+    (:func:`~nimmt.bots.belief.model_shares`; the value is the prior, 1: uniform over the
+    share, larger: leaning towards the model; 0: the model alone, as ``hard-v2``). An opponent
+    the model reads badly then weighs the deals little."""
     pool: int = 16
     """With beliefs: the deals are drawn from this many times as many uniform ones."""
     belief_seats: int = 4
@@ -98,6 +104,8 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError(f"strong setting policy must be one of {', '.join(POLICIES)}")
     if settings.core not in CORES:
         raise ValueError(f"strong setting core must be one of {', '.join(CORES)}")
+    if settings.adapt != 0 and settings.adapt < 1:
+        raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
 
 
@@ -203,6 +211,7 @@ class StrongBot:
             self._rng,
             self._weights(),
             settings.belief,
+            settings.adapt,
         )
 
     def _others(self, beliefs: Belief | None, samples: int) -> IntArray | None:
