@@ -71,7 +71,7 @@ MIGRATION_LOCK = 0x6E696D6D74
 _tables = cast(Table, TableRow.__table__)
 _actions = cast(Table, ActionRow.__table__)
 _TABLE_ID = select(_tables.c.id).where(_tables.c.code == bindparam("b_code"))
-_MOVE = (
+_MOVED = (
     update(_tables)
     .where(_tables.c.code == bindparam("b_code"), _tables.c.version == bindparam("b_expected"))
     .values(
@@ -81,28 +81,48 @@ _MOVE = (
         round=bindparam("b_round"),
         finished=bindparam("b_finished"),
     )
-    .returning(_tables.c.id)
 )
+_MOVE = _MOVED.returning(_tables.c.id)
 _MOVE_ACTIVE = _MOVE.values(last_active_at=bindparam("b_last_active_at"))
-_MOVE_MANY = (
-    update(_tables)
-    .where(_tables.c.code == bindparam("b_code"), _tables.c.version == bindparam("b_expected"))
-    .values(
-        version=bindparam("b_version"),
-        game=bindparam("b_game"),
-        phase=bindparam("b_phase"),
-        round=bindparam("b_round"),
-        finished=bindparam("b_finished"),
-        # Cast: PostgreSQL cannot tell the type of a parameter that is only ever NULL.
-        last_active_at=func.coalesce(
-            bindparam("b_last_active_at", type_=_tables.c.last_active_at.type),
-            _tables.c.last_active_at,
-        ),
+_MOVE_MANY = _MOVED.values(
+    last_active_at=func.coalesce(
+        bindparam("b_last_active_at", type_=_tables.c.last_active_at.type),
+        _tables.c.last_active_at,
     )
 )
 """Many tables' moves at once (one executemany): a status without a moment of activity keeps
 the stored one."""
 _INSERT_ACTION = insert(_actions)
+
+
+def _move(code: str, action: ActionRecord, status: TableStatus) -> dict[str, Any]:
+    """The parameters of a table's compare-and-set move to ``status`` by ``action``."""
+    active = status.last_active_at
+    return {
+        "b_code": code,
+        "b_expected": action.seq - 1,
+        "b_version": status.version,
+        "b_game": status.game,
+        "b_phase": status.phase,
+        "b_round": status.round,
+        "b_finished": status.finished,
+        "b_last_active_at": as_utc(active) if active is not None else None,
+    }
+
+
+def _action_row(table_id: int, action: ActionRecord, now: datetime) -> dict[str, Any]:
+    """The ``actions`` row of ``action`` at the table of that id."""
+    return {
+        "table_id": table_id,
+        "seq": action.seq,
+        "game": action.game,
+        "kind": action.kind,
+        "seat": action.seat,
+        "card": action.card,
+        "row": action.row,
+        "data": dict(action.data) if action.data is not None else None,
+        "created_at": now,
+    }
 
 
 class _Refused(Exception):
@@ -311,20 +331,11 @@ class SqlStorage:
         is added to that list for the caller to insert with the others, in one statement."""
         if status.version != action.seq:
             raise VersionConflictError("the status must carry the action's version")
-        values: dict[str, Any] = {
-            "b_code": code,
-            "b_expected": action.seq - 1,
-            "b_version": status.version,
-            "b_game": status.game,
-            "b_phase": status.phase,
-            "b_round": status.round,
-            "b_finished": status.finished,
-        }
-        if status.last_active_at is None:
+        values = _move(code, action, status)
+        statement = _MOVE_ACTIVE
+        if values["b_last_active_at"] is None:
             statement = _MOVE
-        else:
-            statement = _MOVE_ACTIVE
-            values["b_last_active_at"] = as_utc(status.last_active_at)
+            del values["b_last_active_at"]
         # Compare-and-set on the version: a change that does not follow the stored history is
         # refused instead of silently forking it. On PostgreSQL the update also locks the row,
         # so the seats below change under it.
@@ -333,17 +344,7 @@ class SqlStorage:
             if connection.execute(_TABLE_ID, {"b_code": code}).scalar() is None:
                 raise StorageError(f"no table {code}")
             raise VersionConflictError(f"table {code} is not at version {action.seq - 1}")
-        row = {
-            "table_id": table_id,
-            "seq": action.seq,
-            "game": action.game,
-            "kind": action.kind,
-            "seat": action.seat,
-            "card": action.card,
-            "row": action.row,
-            "data": dict(action.data) if action.data is not None else None,
-            "created_at": datetime.now(UTC),
-        }
+        row = _action_row(table_id, action, datetime.now(UTC))
         if later is not None:
             later.append(row)
         else:
@@ -382,20 +383,7 @@ class SqlStorage:
         for code, action, status, _seat in items:
             if status.version != action.seq:
                 raise _Refused("the status must carry the action's version")
-            moves.append(
-                {
-                    "b_code": code,
-                    "b_expected": action.seq - 1,
-                    "b_version": status.version,
-                    "b_game": status.game,
-                    "b_phase": status.phase,
-                    "b_round": status.round,
-                    "b_finished": status.finished,
-                    "b_last_active_at": (
-                        as_utc(status.last_active_at) if status.last_active_at else None
-                    ),
-                }
-            )
+            moves.append(_move(code, action, status))
         if connection.execute(_MOVE_MANY, moves).rowcount != len(moves):
             raise _Refused("a table was not at the version its change follows")
         codes = list(dict.fromkeys(code for code, *_ in items))
@@ -409,20 +397,7 @@ class SqlStorage:
         now = datetime.now(UTC)
         connection.execute(
             _INSERT_ACTION,
-            [
-                {
-                    "table_id": ids[code],
-                    "seq": action.seq,
-                    "game": action.game,
-                    "kind": action.kind,
-                    "seat": action.seat,
-                    "card": action.card,
-                    "row": action.row,
-                    "data": dict(action.data) if action.data is not None else None,
-                    "created_at": now,
-                }
-                for code, action, _status, _seat in items
-            ],
+            [_action_row(ids[code], action, now) for code, action, _status, _seat in items],
         )
 
     def append(
