@@ -59,7 +59,14 @@ from nimmt.engine.events import (
     visible_to,
 )
 from nimmt.engine.position import check_position
-from nimmt.engine.views import Outcome, OwnCards, PendingRowChoice, Phase, SeatView
+from nimmt.engine.views import (
+    Outcome,
+    OwnCards,
+    PendingRowChoice,
+    Phase,
+    SeatView,
+    own_part,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,17 +298,7 @@ class Game:
         """What of ``seat``'s :meth:`view` is its own (its hand, its face-down card, whether
         it may play or must choose a row); the rest of that view is ``view(None)``'s."""
         self._check_seat(seat)
-        hand = self.hand(seat)
-        chosen = self._chosen[seat]
-        playing = self._phase is Phase.CHOOSING_CARDS and chosen is None
-        pending = self._pending
-        return OwnCards(
-            seat=seat,
-            hand=hand,
-            legal_cards=hand if playing else (),
-            chosen_card=chosen,
-            must_choose_row=pending is not None and pending.seat == seat,
-        )
+        return own_part(seat, self._phase, self.hand(seat), self._chosen[seat], self._pending)
 
     def round_state(self) -> RoundState:
         """A copy of the current round's full state (every hand): for the engine's own callers

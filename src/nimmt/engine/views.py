@@ -49,11 +49,38 @@ class OwnCards:
     this for each seat. The fields mean what the view's fields and methods of the same names
     mean."""
 
-    seat: int
+    seat: int | None
     hand: tuple[int, ...]
     legal_cards: tuple[int, ...]
     chosen_card: int | None
     must_choose_row: bool
+
+
+def own_part(
+    seat: int | None,
+    phase: Phase,
+    hand: tuple[int, ...],
+    chosen_card: int | None,
+    pending: PendingRowChoice | None,
+) -> OwnCards:
+    """A seat's own part of its view, from what it holds and where the game stands: the one
+    rule for what it may play (its hand, while cards are chosen and it has not chosen yet) and
+    whether the table waits for its row choice."""
+    return OwnCards(
+        seat=seat,
+        hand=hand,
+        legal_cards=hand if _may_play(phase, chosen_card) else (),
+        chosen_card=chosen_card,
+        must_choose_row=_must_choose(pending, seat),
+    )
+
+
+def _may_play(phase: Phase, chosen_card: int | None) -> bool:
+    return phase is Phase.CHOOSING_CARDS and chosen_card is None
+
+
+def _must_choose(pending: PendingRowChoice | None, seat: int | None) -> bool:
+    return pending is not None and pending.seat == seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,17 +124,18 @@ class SeatView:
     up with, which every seat saw, though no starter or reveal names most of their cards; else
     empty."""
 
+    def own_cards(self) -> OwnCards:
+        """The part of this view that is the seat's own (a spectator's holds no cards)."""
+        return own_part(self.seat, self.phase, self.hand, self.chosen_card, self.pending_row_choice)
+
     def legal_cards(self) -> tuple[int, ...]:
         """The cards this seat may play now (none if it has chosen or it is not its move)."""
-        if self.phase is not Phase.CHOOSING_CARDS or self.chosen_card is not None:
-            return ()
-        return self.hand
+        return self.hand if _may_play(self.phase, self.chosen_card) else ()
 
     @property
     def must_choose_row(self) -> bool:
         """True when the table waits for this seat to choose a row to take."""
-        pending = self.pending_row_choice
-        return pending is not None and pending.seat == self.seat
+        return _must_choose(self.pending_row_choice, self.seat)
 
     def seen_cards(self) -> frozenset[int]:
         """Every card this seat has seen this round: its hand, the rows (with their starters), all

@@ -92,7 +92,7 @@ class News:
             self._public = serialize.public_view_json(
                 everybody, table.names(), table.game.waiting_for(), seated=table.full
             )
-            self._spectator = serialize.own_view_json(everybody)
+            self._spectator = serialize.own_view_json(everybody.own_cards())
         own = (
             self._spectator if seat is None else serialize.own_view_json(table.game.own_cards(seat))
         )

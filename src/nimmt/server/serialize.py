@@ -89,16 +89,17 @@ def view_to_json(
     ``seated`` is False while human seats are still free: the phase then reads ``waiting``.
     ``waiting_for`` comes from :meth:`~nimmt.engine.Game.waiting_for` (public knowledge).
     """
-    return {**public_view_json(view, names, waiting_for, seated=seated), **own_view_json(view)}
+    own = own_view_json(view.own_cards())
+    return {**public_view_json(view, names, waiting_for, seated=seated), **own}
 
 
-def own_view_json(own: OwnCards | SeatView) -> dict[str, Any]:
+def own_view_json(own: OwnCards) -> dict[str, Any]:
     """The part of a ``view`` object that is the seat's own (:meth:`~nimmt.engine.Game.
     own_cards`, or a whole view's): its cards, its face-down card, whether the table waits for
     its row choice. A spectator's view has no cards."""
     return {
         "hand": own.hand,
-        "legal_cards": own.legal_cards if isinstance(own, OwnCards) else own.legal_cards(),
+        "legal_cards": own.legal_cards,
         "chosen_card": own.chosen_card,
         "must_choose_row": own.must_choose_row,
     }

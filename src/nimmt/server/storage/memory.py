@@ -137,7 +137,7 @@ class MemoryStorage:
             held = self._tables.get(code)
             if held is None or all(old.seat != seat for old in held.record.seats):
                 return
-            away = {other: moment for other, moment in held.record.away_since.items()}
+            away = dict(held.record.away_since)
             if since is None:
                 away.pop(seat, None)
             else:
