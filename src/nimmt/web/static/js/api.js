@@ -58,6 +58,16 @@ export function apiErrorText(err) {
   return errorText(err && err.code, err && err.message);
 }
 
+/** Run `action` (an async function); the text of what went wrong, or null when it worked. */
+export async function failureOf(action) {
+  try {
+    await action();
+    return null;
+  } catch (err) {
+    return apiErrorText(err);
+  }
+}
+
 export const tokenKey = (code) => `nimmt.token.${code}`;
 
 /** Where this browser keeps its profile's device secret. */

@@ -4,7 +4,7 @@
 // A browser signed in to no profile is offered "Sign in with a passkey" where passkeys work
 // (profile/passkeys.js); signed in, the name is the profile's.
 
-import { ApiError, PROFILE_KEY, api, apiErrorText, tokenKey } from "./api.js";
+import { ApiError, PROFILE_KEY, api, apiErrorText, failureOf, tokenKey } from "./api.js";
 import { realCardsForm } from "./assist/start.js";
 import { cardEl } from "./cards.js";
 import { clear, h } from "./dom.js";
@@ -210,12 +210,8 @@ export function mountStart(root) {
   }
 
   async function signIn(action) {
-    state.passkeyError = null;
-    try {
-      await action();
-    } catch (err) {
-      state.passkeyError = apiErrorText(err);
-    }
+    state.passkeyError = null; // no old error shown while it runs
+    state.passkeyError = await failureOf(action);
     render();
   }
 

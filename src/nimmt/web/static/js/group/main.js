@@ -3,7 +3,7 @@
 // table (online, with bots for the empty seats) or a real-cards game opened for the group.
 // /g/join?token=… joins a group by its invite.
 
-import { PROFILE_KEY, api, apiErrorText, tokenKey } from "../api.js";
+import { PROFILE_KEY, api, apiErrorText, failureOf, tokenKey } from "../api.js";
 import { clear, h } from "../dom.js";
 import { currentLanguage, safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "../profile/avatar.js";
@@ -29,12 +29,8 @@ export function mountGroup(root, code) {
   }
 
   async function run(action) {
-    state.error = null;
-    try {
-      await action();
-    } catch (err) {
-      state.error = apiErrorText(err);
-    }
+    state.error = null; // no old error shown while it runs
+    state.error = await failureOf(action);
     if (alive) render();
   }
 

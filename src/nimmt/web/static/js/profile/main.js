@@ -3,7 +3,7 @@
 // one-time link and QR code), its passkeys, its groups (open one), its history, delete it. The
 // device secret lives in localStorage.
 
-import { PROFILE_KEY, api, apiErrorText } from "../api.js";
+import { PROFILE_KEY, api, apiErrorText, failureOf } from "../api.js";
 import { clear, h } from "../dom.js";
 import { safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "./avatar.js";
@@ -31,12 +31,8 @@ export function mountProfile(root) {
   }
 
   async function run(action) {
-    state.error = null;
-    try {
-      await action();
-    } catch (err) {
-      state.error = apiErrorText(err);
-    }
+    state.error = null; // no old error shown while it runs
+    state.error = await failureOf(action);
     await load();
   }
 
