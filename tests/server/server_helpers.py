@@ -400,29 +400,56 @@ def game_over(message: Message) -> bool:
     return bool(message["type"] == "state" and message["view"]["phase"] == "game_over")
 
 
+RATE_PAUSE = 0.25
+"""Seconds a person waits before sending again a move the socket's rate limit refused (at most
+``socket_rate`` messages a second: players that answer at once outrun it in a quick game)."""
+
+
+def play_person(
+    receive: Callable[[], Message],
+    send: Callable[[Message], None],
+    pick: Callable[[list[int]], int],
+) -> None:
+    """A person over one socket, until the game is over: one decision per turn, sent with the
+    version it was made on; a move refused as ``rate_limited`` is sent again after a pause."""
+    acted: set[tuple[Any, ...]] = set()
+    last: Message | None = None
+    while True:
+        message = receive()
+        if game_over(message):
+            return
+        if (
+            message["type"] == "error"
+            and message.get("code") == "rate_limited"
+            and last is not None
+        ):
+            time.sleep(RATE_PAUSE)  # the rate limit's bucket fills again meanwhile
+            send(last)
+            continue
+        move = move_for(message, acted, pick)
+        if move is not None:
+            last = move
+            send(move)
+
+
 def play_seat(
     ws: WebSocketTestSession, received: list[Message], pick: Callable[[list[int]], int]
 ) -> None:
-    """A person: one decision per turn, sent with the version it was made on."""
-    acted: set[tuple[Any, ...]] = set()
-    while True:
-        message = ws.receive_json()
+    """A person at a TestClient's table; every message it got is added to ``received``."""
+
+    def receive() -> Message:
+        message: Message = ws.receive_json()
         received.append(message)
-        if game_over(message):
-            return
-        move = move_for(message, acted, pick)
-        if move is not None:
-            ws.send_json(move)
+        return message
+
+    play_person(receive, ws.send_json, pick)
 
 
 def play_served_seat(url: str, pick: Callable[[list[int]], int], timeout: float = 60) -> None:
     """A person at a table of a running server (its socket ``url``), until the game is over."""
-    acted: set[tuple[Any, ...]] = set()
     with websockets.sync.client.connect(url) as socket:
-        while True:
-            message: Message = json.loads(socket.recv(timeout=timeout))
-            if game_over(message):
-                return
-            move = move_for(message, acted, pick)
-            if move is not None:
-                socket.send(json.dumps(move))
+        play_person(
+            lambda: json.loads(socket.recv(timeout=timeout)),
+            lambda move: socket.send(json.dumps(move)),
+            pick,
+        )
