@@ -334,6 +334,11 @@ class _Session:
                 await self._act(socket, self.latest)
                 return None
             raise ClientError(code, text)
+        if kind == "events":
+            # Its events are heard: a reconnect asks only for what came after them, or a socket
+            # that dropped between this message and its state would hear them twice.
+            self.version = message["version"]
+            return None
         if kind != "state":
             return None
         self.version = message["version"]

@@ -50,3 +50,27 @@ def test_a_card_sent_on_a_socket_that_died_is_sent_again_on_the_next() -> None:
     assert result.seat == 0
     assert [message["card"] for message in received] == [12, 12]
     assert all(message == {"type": "play", "card": 12, "version": 3} for message in received)
+
+
+def test_a_socket_that_drops_after_a_changes_events_asks_for_what_came_after_them() -> None:
+    asked: list[str] = []
+
+    async def scripted(socket: websockets.asyncio.server.ServerConnection) -> None:
+        asked.append(socket.request.path if socket.request is not None else "")
+        if len(asked) == 1:
+            # Version 5's events arrive, then the socket dies before version 5's state.
+            await socket.send(state(4, "choosing_cards", []))
+            events = {"type": "events", "version": 5, "events": [{"type": "round_scored"}]}
+            await socket.send(json.dumps(events))
+            return
+        await socket.send(state(5, "game_over", []))
+
+    async def scenario() -> Any:
+        async with websockets.asyncio.server.serve(scripted, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            url = f"http://127.0.0.1:{port}/t/K7QX2M"
+            return await asyncio.wait_for(play_seat(url, lambda view: 12, token="tok"), 30)
+
+    asyncio.run(scenario())
+    assert "since" not in asked[0]
+    assert "since=5" in asked[1]  # not 4: version 5's events were heard already
