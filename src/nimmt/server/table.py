@@ -76,10 +76,13 @@ TOO_SLOW: dict[str, Any] = {"type": "too_slow"}
 
 class Connection:
     """One socket's end as the service sees it: which seat it holds (``None``: spectator) and a
-    bounded queue the transport drains. Sending never blocks, so a slow client cannot stall a
+    bounded outbox the transport drains. Sending never blocks, so a slow client cannot stall a
     table; a client that falls ``max_queue`` messages behind loses them and is sent a fresh
     ``state`` instead (:data:`RESYNC`), and one that keeps falling behind is closed
-    (:data:`TOO_SLOW`)."""
+    (:data:`TOO_SLOW`).
+
+    The outbox is a plain deque and one waiting future (not an :class:`asyncio.Queue`): every
+    change of a busy table passes here once per listener."""
 
     def __init__(
         self,
@@ -96,8 +99,9 @@ class Connection:
         self.inline = inline
         """It is told a change as one ``state`` holding the events (``events=inline``)."""
         self.max_queue = max_queue
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: deque[dict[str, Any]] = deque()
         self.overflows = 0
+        self._waiter: asyncio.Future[None] | None = None
 
     @property
     def too_slow(self) -> bool:
@@ -106,13 +110,31 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.too_slow:
             return  # being closed: nothing more for it
-        if self.queue.qsize() >= self.max_queue:
-            while not self.queue.empty():
-                self.queue.get_nowait()
+        if len(self.outbox) >= self.max_queue:
+            self.outbox.clear()
             self.overflows += 1
-            self.queue.put_nowait(TOO_SLOW if self.too_slow else RESYNC)
-            return
-        self.queue.put_nowait(message)
+            self.outbox.append(TOO_SLOW if self.too_slow else RESYNC)
+        else:
+            self.outbox.append(message)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def take(self) -> list[dict[str, Any]]:
+        """Everything queued for this connection, in order (nothing left queued)."""
+        taken = list(self.outbox)
+        self.outbox.clear()
+        return taken
+
+    async def next_batch(self) -> list[dict[str, Any]]:
+        """What is queued, once something is: waits while nothing is."""
+        while not self.outbox:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self.take()
 
 
 OVERFLOWS_BEFORE_CLOSE = 3

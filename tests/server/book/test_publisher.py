@@ -42,10 +42,7 @@ def _deal(table: LiveTable) -> None:
 
 
 def _heard(connection: Connection) -> list[dict[str, Any]]:
-    messages = []
-    while not connection.queue.empty():
-        messages.append(connection.queue.get_nowait())
-    return messages
+    return connection.take()
 
 
 def _wire(message: dict[str, Any]) -> Any:

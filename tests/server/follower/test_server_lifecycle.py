@@ -165,17 +165,16 @@ def test_a_client_that_does_not_read_gets_a_fresh_state_then_is_closed() -> None
     connection = Connection("AAAAAA", None, None, max_queue=4)
     for number in range(4):
         connection.send({"type": "state", "version": number})
-    assert connection.queue.qsize() == 4 and not connection.too_slow
+    assert len(connection.outbox) == 4 and not connection.too_slow
     connection.send({"type": "state", "version": 4})  # one too many: the queue is replaced
-    assert connection.queue.qsize() == 1 and connection.queue.get_nowait() is RESYNC
+    assert connection.take() == [RESYNC]
     for _ in range(3):
         for number in range(5):
             connection.send({"type": "state", "version": number})
     assert connection.too_slow
-    queued = [connection.queue.get_nowait() for _ in range(connection.queue.qsize())]
-    assert queued == [TOO_SLOW]  # all it is sent now is its closing
+    assert connection.take() == [TOO_SLOW]  # all it is sent now is its closing
     connection.send({"type": "state", "version": 9})
-    assert connection.queue.empty()
+    assert not connection.outbox
 
 
 def test_a_flooding_socket_is_rate_limited(make_client: Callable[..., TestClient]) -> None:

@@ -85,8 +85,7 @@ def test_the_new_game_starts_when_every_person_agreed() -> None:
         assert (await service.summary(code))["rematch"] is None
 
         heard = []
-        while not listener.queue.empty():
-            message = listener.queue.get_nowait()
+        for message in listener.take():
             if message["type"] == "events":
                 heard += [event for event in message["events"] if event["type"].startswith("rem")]
         assert heard == [

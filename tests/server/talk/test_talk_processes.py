@@ -63,8 +63,7 @@ class PairedBus:
 
 def received(connection: Connection, seen: list[Message]) -> list[Message]:
     """Everything queued for ``connection`` so far, gathered in ``seen``."""
-    while not connection.queue.empty():
-        seen.append(connection.queue.get_nowait())
+    seen += connection.take()
     return seen
 
 

@@ -141,12 +141,23 @@ def _version(since: str | None) -> int | None:
 async def _pump(websocket: WebSocket, connection: Connection, service: GameService) -> None:
     """Send what the service queued for this connection, in order; a fresh ``state`` where the
     queue overflowed; close a client that does not read. What queued up meanwhile (a change's
-    ``events`` and ``state``) goes out in one go, under one send timeout."""
-    queue = connection.queue
+    ``events`` and ``state``) goes out in one go, under one send timeout.
+
+    The timeout is one timer per batch that cancels this task (not :func:`asyncio.timeout`,
+    whose bookkeeping cost more than the send itself on a busy server): a send waits only
+    while the client's socket buffer is full."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    expired = False
+
+    def expire() -> None:
+        nonlocal expired
+        expired = True
+        task.cancel()
+
     while True:
-        batch: list[dict[str, Any]] = [await queue.get()]
-        while not queue.empty():
-            batch.append(queue.get_nowait())
+        batch = await connection.next_batch()
         texts: list[str] = []
         closing = False
         for message in batch:
@@ -161,12 +172,17 @@ async def _pump(websocket: WebSocket, connection: Connection, service: GameServi
             texts.append(encode(message))
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
+        timer = loop.call_later(SEND_TIMEOUT, expire)
         try:
-            async with asyncio.timeout(SEND_TIMEOUT):
-                for text in texts:
-                    await websocket.send_text(text)
-        except TimeoutError:
+            for text in texts:
+                await websocket.send_text(text)
+        except asyncio.CancelledError:
+            if not expired:
+                raise
+            task.uncancel()
             closing = True
+        finally:
+            timer.cancel()
         if closing:
             await _close_too_slow(websocket)
             return

@@ -1,0 +1,96 @@
+"""The socket's sender (``routers.socket._pump``) against a stand-in for the WebSocket: what a
+connection queued goes out in order, and a client whose send never completes (it stopped
+reading and its buffer is full) is closed with 4408 once the send timeout passes, not waited
+for forever."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketState
+
+from nimmt.server.metrics import SLOW_CONSUMER_CLOSES
+from nimmt.server.routers import socket as socket_router
+from nimmt.server.table import Connection
+
+
+class FakeSocket:
+    """Sends go to ``sent``; with ``stuck`` a send waits until cancelled."""
+
+    def __init__(self, *, stuck: bool = False) -> None:
+        self.client_state = WebSocketState.CONNECTED
+        self.sent: list[str] = []
+        self.closed: list[int] = []
+        self.stuck = stuck
+        self.waiting = False
+
+    async def send_text(self, text: str) -> None:
+        if self.stuck:
+            self.waiting = True
+            await asyncio.Event().wait()
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed.append(code)
+
+
+class NoService:
+    async def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
+        return {"type": "state", "version": 99}
+
+
+def test_queued_messages_go_out_in_order_and_a_later_one_wakes_the_sender() -> None:
+    async def scenario() -> list[str]:
+        socket, connection = FakeSocket(), Connection("AAAAAA", None, None)
+        connection.send({"type": "state", "version": 1})
+        connection.send({"type": "state", "version": 2})
+        pump = asyncio.create_task(socket_router._pump(socket, connection, NoService()))  # type: ignore[arg-type]
+        while len(socket.sent) < 2:
+            await asyncio.sleep(0)
+        connection.send({"type": "state", "version": 3})
+        while len(socket.sent) < 3:
+            await asyncio.sleep(0)
+        pump.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await pump
+        return socket.sent
+
+    sent = asyncio.run(scenario())
+    assert sent == [f'{{"type":"state","version":{n}}}' for n in (1, 2, 3)]
+
+
+def test_a_client_whose_send_never_completes_is_closed_as_too_slow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(socket_router, "SEND_TIMEOUT", 0.05)
+    before = SLOW_CONSUMER_CLOSES._value.get()
+
+    async def scenario() -> FakeSocket:
+        socket, connection = FakeSocket(stuck=True), Connection("AAAAAA", None, None)
+        connection.send({"type": "state", "version": 1})
+        await asyncio.wait_for(
+            socket_router._pump(socket, connection, NoService()),  # type: ignore[arg-type]
+            10,  # a guard against a hung test: the pump itself must end after 0.05 s
+        )
+        return socket
+
+    socket = asyncio.run(scenario())
+    assert socket.closed == [socket_router.CLOSE_TOO_SLOW]
+    assert SLOW_CONSUMER_CLOSES._value.get() == before + 1
+
+
+def test_a_sender_cancelled_from_outside_is_cancelled_not_closed_as_slow() -> None:
+    async def scenario() -> FakeSocket:
+        socket, connection = FakeSocket(stuck=True), Connection("AAAAAA", None, None)
+        connection.send({"type": "state", "version": 1})
+        pump = asyncio.create_task(socket_router._pump(socket, connection, NoService()))  # type: ignore[arg-type]
+        while not socket.waiting:
+            await asyncio.sleep(0)
+        pump.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await pump
+        return socket
+
+    assert asyncio.run(scenario()).closed == []
