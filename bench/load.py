@@ -29,10 +29,12 @@ slows every figure), and how many cores the server (with its bot workers) and th
 generator kept busy during the window (``server_cores_used``, ``load_cores_used``).
 
 Latency. From just before the action is written to the socket until that person's socket
-receives the ``state`` that shows it accepted. Each person's socket asks for ``events=inline``,
+receives the ``state`` that shows it accepted. Each person's socket asks for ``events=changes``,
 as the web client does: the server then tells every change to every socket of the table as one
-``state`` holding its ``events`` (without it: an ``events`` message, then a ``state`` of the same
-version; the script reads both). The events that hold this seat's own ``card_chosen`` (after a
+``change`` holding its ``events`` and what changed of the table and the view, which the script
+applies over the state it holds, as the web client does (with ``events=inline``: one ``state``
+holding its events; without either: an ``events`` message, then a ``state`` of the same
+version; the script reads all three). The events that hold this seat's own ``card_chosen`` (after a
 ``play``) or its ``row_taken`` with ``chosen: true`` (after a ``choose_row``) fix the accepted
 version V, and the first ``state`` with version >= V (that same one, inline) ends the
 measurement. A person has at most one action
@@ -261,8 +263,9 @@ class Person:
         return self.seat == 0
 
     async def play(self) -> None:
-        # As the web client does: each change comes as one ``state`` holding its events.
-        url = f"ws://{HOST}:{self.run.port}/ws/{self.table.code}?token={self.token}&events=inline"
+        # As the web client does: each change comes as one ``change`` holding its events.
+        events = self.run.args.events
+        url = f"ws://{HOST}:{self.run.port}/ws/{self.table.code}?token={self.token}&events={events}"
         try:
             async with connect(url, proxy=None, open_timeout=30, max_size=None) as socket:
                 self.socket = socket
@@ -280,6 +283,18 @@ class Person:
     def receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         now = time.perf_counter()
+        if kind == "change":
+            held = self.state
+            if held is None:
+                return  # (the server sends a whole state first)
+            message = {
+                **held,
+                "version": message["version"],
+                "table": {**held["table"], **message.get("table", {})},
+                "view": {**held["view"], **message.get("view", {})},
+                "events": message.get("events", []),
+            }
+            kind = "state"
         if kind == "events":
             self.on_events(message, now)
         elif kind == "state":
@@ -801,6 +816,7 @@ class Run:
             "bot_p50_ms": ms(percentile(stats.bot_latencies, 0.50)),
             "bot_p99_ms": ms(percentile(stats.bot_latencies, 0.99)),
             "bot_delay": args.bot_delay,
+            "events": args.events,
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_per_action_ms": (
                 round(1000 * server_cpu / stats.actions, 2) if stats.actions else None
@@ -953,6 +969,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=0.0,
         metavar="SECONDS",
         help="NIMMT_BOT_DELAY of the server (default 0: measure the server, not a pause)",
+    )
+    parser.add_argument(
+        "--events",
+        choices=("changes", "inline"),
+        default="changes",
+        help="how each person's socket asks to be told a change (default changes, as the web "
+        "client; inline: a whole state each time, as before, or against an older server)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument("--verbose", action="store_true", help="progress on standard error")

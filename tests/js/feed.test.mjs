@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { acceptEvents, createFeed, fellBehind, refusalReason } from "../../src/nimmt/web/static/js/feed.js";
+import { acceptEvents, applyChange, createFeed, fellBehind, refusalReason } from "../../src/nimmt/web/static/js/feed.js";
 
 /** A socket that records what the feed asks of it; `deliver` and `status` play the server. */
 function fakeSocket() {
@@ -149,6 +149,41 @@ describe("the feed's order", () => {
     fake.deliver({ type: "state", version: 7, events: [] });
     await tick();
     assert.deepEqual(log, ["events 6", "state 6", "idle", "state 6", "idle", "state 7", "idle"]);
+  });
+
+  test("a change is applied over the state held, part by part, and played as a state", async () => {
+    const played = [];
+    const { fake, log } = setup({
+      play: {
+        events: (message) => { played.push(message); log.push(`events ${message.version}`); },
+        state: (message) => { played.push(message); log.push(`state ${message.version}`); },
+      },
+    });
+    const table = { code: "ABC123", phase: "choosing_cards", seats: [{ seat: 0 }] };
+    const view = { turn: 2, rows: [[5], [9], [20], [40]], hand: [12, 33], has_chosen: [false, false] };
+    fake.deliver({ type: "change", version: 5, view: { turn: 9 } }); // no state held yet: dropped
+    fake.deliver({ type: "state", version: 6, you: { seat: 0 }, table, view });
+    const events = [{ type: "card_chosen", seat: 1 }];
+    fake.deliver({ type: "change", version: 7, events, view: { has_chosen: [false, true] } });
+    fake.deliver({ type: "change", version: 7, table: { phase: "choosing_row" } });
+    await tick();
+    assert.deepEqual(log, ["state 6", "idle", "events 7", "idle", "state 7", "idle", "state 7", "idle"]);
+    assert.deepEqual(played[1], { type: "events", version: 7, events });
+    assert.deepEqual(played[2], {
+      type: "state", version: 7, you: { seat: 0 }, table, view: { ...view, has_chosen: [false, true] },
+    });
+    assert.deepEqual(played[3].table, { ...table, phase: "choosing_row" });
+    assert.deepEqual(played[3].view, played[2].view);
+    assert.deepEqual(fake.versions, [6, 7, 7]);
+    assert.deepEqual(view.has_chosen, [false, false]); // the state held is never changed in place
+  });
+
+  test("applyChange keeps what did not change and brings the change's events", () => {
+    const held = { type: "state", version: 3, you: { seat: null }, table: { a: 1, b: 2 }, view: { x: 1 } };
+    assert.deepEqual(applyChange(held, { type: "change", version: 4, table: { b: 5 } }), {
+      type: "state", version: 4, you: { seat: null }, table: { a: 1, b: 5 }, view: { x: 1 },
+    });
+    assert.deepEqual(applyChange(held, { type: "change", version: 4, events: [] }).events, []);
   });
 
   test("the catch-up of a reconnection is handed on as such", () => {

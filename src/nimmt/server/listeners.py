@@ -13,6 +13,7 @@ from typing import Any
 from nimmt.server import serialize
 from nimmt.server.book import TableBook
 from nimmt.server.errors import ServiceError
+from nimmt.server.publisher import News
 from nimmt.server.serialize import error_message
 from nimmt.server.table import Connection, LiveTable
 
@@ -49,19 +50,26 @@ class Listeners:
         self.seat_gone = seat_gone
 
     async def connect(
-        self, code: str, token: str | None, since: int | None = None, *, inline: bool = False
+        self,
+        code: str,
+        token: str | None,
+        since: int | None = None,
+        *,
+        inline: bool = False,
+        changes: bool = False,
     ) -> Connection:
         """A listener at the table. It is sent what it missed since version ``since`` (when the
         table still keeps those events), then the current state. A wrong token is told
         ``bad_token`` and listens as a spectator. ``inline``: every change is told as one
-        ``state`` that holds its events (:func:`nimmt.server.publisher.publish`)."""
+        ``state`` that holds its events; ``changes``: as one ``change`` that holds its events
+        and what changed (:func:`nimmt.server.publisher.publish`)."""
         table = await self.book.load(code)
         async with table.lock:
             if self.book.shared:
                 await self.book.catch_up(table)
             seat = table.seat_of_token(token) if token else None
             connection = Connection(
-                table.code, token, seat, max_queue=self.max_queue, inline=inline
+                table.code, token, seat, max_queue=self.max_queue, inline=inline, changes=changes
             )
             if token and connection.seat is None and not table.knows_token(token):
                 connection.send(
@@ -83,7 +91,7 @@ class Listeners:
                 await self.seat_back(table, seat)
                 self.book.publish(table)  # everybody sees the seat come back
             else:
-                connection.send(serialize.state_message(table, seat))
+                connection.send(News(table, []).whole_for(connection))
             return connection
 
     async def disconnect(self, connection: Connection) -> None:

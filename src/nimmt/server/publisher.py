@@ -10,6 +10,12 @@ Each distinct message is built once per change and sent as one :class:`~nimmt.se
 Frame` (its JSON written once): the listeners of one seat (a person's phone and laptop) share it,
 every spectator shares the spectators' state, and events that every seat may see (all of them
 but a dealt hand) go out as one frame to all.
+
+A connection that asked for ``events=changes`` (the web client does) is told a change as one
+``change`` message: its events and only the parts of the table's summary and of the view that
+differ from what that connection was told last (:class:`~nimmt.server.table.Told`). Most
+listeners of a change are told the same few parts (a face-down card: who has chosen), so one
+frame serves them, and a table's rows, hands and score sheet go out only when they change.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from nimmt.engine import visible_to
 from nimmt.server import serialize
 from nimmt.server.events import TABLE_EVENTS, TableEvent
 from nimmt.server.serialize import Frame
-from nimmt.server.table import LiveTable
+from nimmt.server.table import Connection, LiveTable, Told
 
 
 def publish(table: LiveTable) -> None:
@@ -36,6 +42,11 @@ def publish(table: LiveTable) -> None:
         return
     news = News(table, events)
     for connection in table.connections:
+        if connection.changes:
+            change = news.change_for(connection)
+            if change is not None:
+                connection.send(change)
+            continue
         if connection.inline:
             connection.send(news.inline_for(connection.seat))
             continue
@@ -61,9 +72,11 @@ class News:
         self.everybody = all(public for _, _, public in self.events)
         self._told: dict[tuple[int, ...], tuple[list[dict[str, Any]], Frame | None]] = {}
         self._public: dict[str, Any] | None = None
-        self._spectator: dict[str, Any] = {}
+        self._own: dict[int | None, dict[str, Any]] = {}
         self._seats: dict[int | None, tuple[Frame | None, Frame]] = {}
         self._inline: dict[int | None, Frame] = {}
+        self._changed: dict[int, dict[str, Any]] = {}
+        self._changes: dict[tuple[Any, ...], Frame | None] = {}
 
     def for_seat(self, seat: int | None) -> tuple[Frame | None, Frame]:
         """The ``events`` message ``seat`` may see (``None`` when it may see none of them) and
@@ -79,34 +92,95 @@ class News:
         known = self._inline.get(seat)
         if known is None:
             state = self._state(seat)
-            wire = self._events_for(seat)[0]
+            wire = self._events_for(seat)[2]
             if wire:
                 state["events"] = wire
             known = self._inline[seat] = Frame(state)
         return known
 
-    def _state(self, seat: int | None) -> dict[str, Any]:
+    def whole_for(self, connection: Connection) -> Frame:
+        """``connection``'s whole ``state`` holding the events it may see; for a ``changes``
+        listener, also the base of its next ``change``."""
+        seat = connection.seat
+        if connection.changes:
+            public, own = self._parts(seat)
+            connection.told = Told(seat, self.table.version, self.summary, public, own)
+        return self.inline_for(seat)
+
+    def change_for(self, connection: Connection) -> Frame | None:
+        """The ``change`` that brings ``connection`` from what it was told last to now: the
+        events it may see and what differs of the summary and the view (``None`` when nothing
+        does); a whole ``state`` when it holds no base (just connected, or it fell behind and
+        lost what was queued), or its seat changed."""
+        told = connection.told
+        seat = connection.seat
+        if told is None or told.seat != seat:
+            return self.whole_for(connection)
+        public, own = self._parts(seat)
+        own_changed = _changed(told.own, own)
+        shown, _, wire = self._events_for(seat)
+        key = (
+            told.version,
+            id(told.table),
+            id(told.public),
+            (seat, id(told.own)) if own_changed else None,
+            shown,
+        )
+        connection.told = Told(seat, self.table.version, self.summary, public, own)
+        if key in self._changes:
+            return self._changes[key]
+        message: dict[str, Any] = {"type": "change", "version": self.table.version}
+        if wire:
+            message["events"] = wire
+        table_changed = self._changed_since(told.table, self.summary)
+        if table_changed:
+            message["table"] = table_changed
+        view_changed = {**self._changed_since(told.public, public), **own_changed}
+        if view_changed:
+            message["view"] = view_changed
+        nothing = len(message) == 2 and told.version == self.table.version
+        frame = self._changes[key] = None if nothing else Frame(message)
+        return frame
+
+    def _changed_since(self, before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+        """The parts of ``now`` that differ from ``before`` (worked out once per ``before``:
+        the listeners told the same last share it)."""
+        known = self._changed.get(id(before))
+        if known is None:
+            known = self._changed[id(before)] = _changed(before, now)
+        return known
+
+    def _parts(self, seat: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The public part of the view (built once for every listener) and ``seat``'s own."""
         table = self.table
         if self._public is None:
             everybody = table.game.view(None)
             self._public = serialize.public_view_json(
                 everybody, table.names(), table.game.waiting_for(), seated=table.full
             )
-            self._spectator = serialize.own_view_json(everybody.own_cards())
-        own = (
-            self._spectator if seat is None else serialize.own_view_json(table.game.own_cards(seat))
-        )
+            self._own[None] = serialize.own_view_json(everybody.own_cards())
+        own = self._own.get(seat)
+        if own is None:
+            assert seat is not None  # (the spectators' part is built with the public one)
+            own = self._own[seat] = serialize.own_view_json(table.game.own_cards(seat))
+        return self._public, own
+
+    def _state(self, seat: int | None) -> dict[str, Any]:
+        public, own = self._parts(seat)
         return {
             "type": "state",
-            "version": table.version,
+            "version": self.table.version,
             "you": {"seat": seat},
             "table": self.summary,
-            "view": {**self._public, **own},
+            "view": {**public, **own},
         }
 
-    def _events_for(self, seat: int | None) -> tuple[list[dict[str, Any]], Frame | None]:
-        """The events ``seat`` may see, and the ``events`` message of them (``None`` when
-        there are none): one for every seat that may see the same."""
+    def _events_for(
+        self, seat: int | None
+    ) -> tuple[tuple[int, ...], Frame | None, list[dict[str, Any]]]:
+        """Which of the events ``seat`` may see (their indexes), the ``events`` message of them
+        (``None`` when there are none) and their wire forms: one for every seat that may see
+        the same."""
         shown = tuple(
             index
             for index, (event, _, public) in enumerate(self.events)
@@ -121,7 +195,13 @@ class News:
                 else None
             )
             known = self._told[shown] = (wire, told)
-        return known
+        return shown, known[1], known[0]
+
+
+def _changed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``now`` whose values differ from ``before``'s (every entry of a state's
+    part is always there, so none is ever removed)."""
+    return {key: value for key, value in now.items() if key not in before or before[key] != value}
 
 
 def shown_to(event: TableEvent, seat: int | None) -> bool:

@@ -74,6 +74,18 @@ TOO_SLOW: dict[str, Any] = {"type": "too_slow"}
 """Put in a connection's queue when it kept falling behind: the transport closes it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """The state a ``changes`` listener holds: the parts of its last ``state`` (or of the
+    state its last ``change`` made), each the very object it was built from."""
+
+    seat: int | None
+    version: int
+    table: dict[str, Any]
+    public: dict[str, Any]
+    own: dict[str, Any]
+
+
 class Connection:
     """One socket's end as the service sees it: which seat it holds (``None``: spectator) and a
     bounded outbox the transport drains. Sending never blocks, so a slow client cannot stall a
@@ -92,12 +104,19 @@ class Connection:
         *,
         max_queue: int = 64,
         inline: bool = False,
+        changes: bool = False,
     ) -> None:
         self.code = code
         self.token = token
         self.seat = seat
-        self.inline = inline
+        self.inline = inline or changes
         """It is told a change as one ``state`` holding the events (``events=inline``)."""
+        self.changes = changes
+        """It is told a change as one ``change`` holding the events and only what changed of
+        the table and the view (``events=changes``)."""
+        self.told: Told | None = None
+        """What its client holds once it has applied every message queued so far (``changes``
+        only): the base of the next ``change``. ``None``: the next message must be whole."""
         self.max_queue = max_queue
         self.outbox: deque[dict[str, Any]] = deque()
         self.overflows = 0
@@ -113,6 +132,7 @@ class Connection:
         if len(self.outbox) >= self.max_queue:
             self.outbox.clear()
             self.overflows += 1
+            self.told = None  # what it was told is dropped: the next message is whole again
             self.outbox.append(TOO_SLOW if self.too_slow else RESYNC)
         else:
             self.outbox.append(message)

@@ -15,7 +15,7 @@ from nimmt.server.actions import ActionKind
 from nimmt.server.publisher import publish
 from nimmt.server.serialize import Frame, encode
 from nimmt.server.storage import ActionRecord, SeatRecord
-from nimmt.server.table import Connection, LiveTable
+from nimmt.server.table import RESYNC, Connection, LiveTable
 
 
 def _table() -> tuple[LiveTable, dict[str, Connection]]:
@@ -147,3 +147,110 @@ def test_an_inline_state_of_no_news_holds_no_events() -> None:
     (state,) = _heard(late)
     assert "events" not in _wire(state)
     assert _wire(state)["view"]["hand"] == []
+
+
+def _follow(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """What a ``changes`` client holds after ``message``, as docs/protocol.md says it applies
+    one: a ``state`` whole, a ``change`` over the state it holds (its events aside)."""
+    wire: dict[str, Any] = _wire(message)
+    wire.pop("events", None)
+    if wire["type"] == "state":
+        return wire
+    assert wire["type"] == "change" and held is not None
+    return {
+        **held,
+        "version": wire["version"],
+        "table": {**held["table"], **wire.get("table", {})},
+        "view": {**held["view"], **wire.get("view", {})},
+    }
+
+
+def _one_action(table: LiveTable, rng: random.Random) -> None:
+    """A random legal next step of the game: a row choice, a card, or the next deal."""
+    game = table.game
+    pending = game.view(None).pending_row_choice
+    if pending is not None:
+        action = ActionRecord(table.version + 1, 1, ActionKind.CHOOSE_ROW, pending.seat, None,
+                              rng.randrange(4), None)  # fmt: skip
+    elif game.waiting_for():
+        seat = rng.choice(list(game.waiting_for()))
+        card = rng.choice(list(game.view(seat).legal_cards()))
+        action = ActionRecord(table.version + 1, 1, ActionKind.PLAY, seat, card, None, None)
+    else:
+        _deal(table)
+        return
+    table.apply(action)
+
+
+def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -> None:
+    """``events=changes``: applying each ``change`` over the state held gives, after every
+    change of two rounds, the very state a listener of whole states gets (a seat, another
+    seat's two devices, a spectator; one listener connected late, one whose queue overflowed,
+    one whose seat changed hands), with the same events; a face-down card is one frame for
+    every listener but its player's, and it does not repeat the rows."""
+    table, _ = _table()
+    rng = random.Random(8)
+    followers = {
+        "ana": Connection(table.code, "a", 0, changes=True),
+        "ben phone": Connection(table.code, "b", 1, changes=True),
+        "ben laptop": Connection(table.code, "b", 1, changes=True),
+        "tv": Connection(table.code, None, None, changes=True),
+        "slow": Connection(table.code, "c", 2, changes=True, max_queue=3),
+    }
+    table.connections.update(followers.values())
+    held: dict[str, dict[str, Any] | None] = dict.fromkeys(followers)
+    reference = Connection(table.code, None, None, inline=True)  # a spectator of whole states
+    table.connections.add(reference)
+    late = Connection(table.code, None, None, changes=True)
+    _deal(table)
+    publish(table)
+    reference.take()
+    steps = 0
+    while table.game.round <= 2 and table.game.outcome is None:
+        _one_action(table, rng)
+        steps += 1
+        if steps == 7:
+            table.connections.add(late)
+            followers["late"] = late
+            held["late"] = None
+        if steps == 11:
+            followers["ben laptop"].seat = None  # a seat that changed hands: it now watches
+        publish(table)
+        (whole_state,) = reference.take()
+        for name, connection in followers.items():
+            if name == "slow" and 20 <= steps < 26:
+                continue  # it stops reading for a while: its queue overflows
+            messages = connection.take()
+            if messages and messages[0] is RESYNC:
+                messages[0] = serialize.state_message(table, connection.seat)
+            for message in messages:
+                held[name] = _follow(held[name], message)
+            whole = _wire(serialize.state_message(table, connection.seat))
+            assert held[name] == whole, (name, steps)
+            if name == "tv" and messages:
+                assert _wire(messages[-1]).get("events") == _wire(whole_state).get("events")
+    assert steps > 40
+    assert followers["slow"].overflows > 0
+    # A card chosen face down: one frame for every follower but the one who chose it.
+    assert table.game.round == 3 and 1 in table.game.waiting_for()  # round 3 just dealt
+    card = table.game.view(1).legal_cards()[0]
+    table.apply(ActionRecord(table.version + 1, 1, ActionKind.PLAY, 1, card, None, None))
+    publish(table)
+    told = {name: connection.take() for name, connection in followers.items()}
+    assert told["ana"][0] is told["tv"][0] is told["late"][0] is told["slow"][0]
+    assert told["ben phone"][0] is not told["ana"][0]
+    change = _wire(told["ana"][0])
+    assert change["type"] == "change" and "rows" not in change["view"]
+    assert change["events"] == [{"type": "card_chosen", "seat": 1}]
+    assert _wire(told["ben phone"][0])["view"]["chosen_card"] == card
+
+
+def test_a_changes_listener_hears_nothing_when_nothing_changed() -> None:
+    table, _ = _table()
+    follower = Connection(table.code, "a", 0, changes=True)
+    table.connections.add(follower)
+    _deal(table)
+    publish(table)
+    assert [m["type"] for m in follower.take()] == ["state"]
+    publish(table)  # nothing new
+    assert follower.take() == []

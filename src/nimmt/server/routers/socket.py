@@ -93,7 +93,11 @@ async def table_socket(
     await websocket.accept()
     try:
         connection = await service.connect(
-            code, token or None, _version(since), inline=events == "inline"
+            code,
+            token or None,
+            _version(since),
+            inline=events == "inline",
+            changes=events == "changes",
         )
     except ServiceError as error:
         await websocket.send_json(error_message(error))

@@ -9,6 +9,9 @@
 //   again): the feed closes the socket for good and reports it as `onStatus("refused")`.
 // - A `state` that holds `events` (a change told in one message) is handed on as an `events`
 //   message of those events and then the state without them.
+// - A `change` (socket.js asks for `events=changes`: each change tells only what changed) is
+//   applied over the state taken in last: its `table` and `view` parts replace the state's,
+//   part by part; the state it makes is handed on as above, its events first.
 // - An `events` message already taken in (the same version or an older one: a catch-up after a
 //   reconnection repeats what may still wait in the queue) is dropped.
 // - A `state`'s version is what the next connection asks to follow: every state taken in is
@@ -46,6 +49,21 @@ export function acceptEvents(seen, message) {
   return true;
 }
 
+/**
+ * The state a `change` makes of the state `held` (docs/protocol.md): each part of its `table`
+ * and `view` replaces the held one, the rest stays; its `events`, if any, come along.
+ */
+export function applyChange(held, change) {
+  const state = {
+    ...held,
+    version: change.version,
+    table: change.table ? { ...held.table, ...change.table } : held.table,
+    view: change.view ? { ...held.view, ...change.view } : held.view,
+  };
+  if (Array.isArray(change.events)) state.events = change.events;
+  return state;
+}
+
 /** Why a connection closed for good (socket.js "refused"): its close code, as an error code. */
 export const refusalReason = (closeEvent) =>
   closeEvent && closeEvent.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
@@ -66,6 +84,7 @@ export function createFeed(code, token, {
 } = {}) {
   const queue = [];
   const seen = { lastEventsVersion: -1 };
+  let held = null; // the last state taken in: what the next `change` applies to
   let running = false;
   let stopped = false; // destroyed: nothing more is handed on
   let connection = "connecting"; // "open" | "lost" | "closed"
@@ -105,14 +124,20 @@ export function createFeed(code, token, {
       }
       return;
     }
+    if (message.type === "change") {
+      // Only what changed since the last message: the whole state is the one held, updated.
+      if (held) receive(applyChange(held, message), { resync });
+      return;
+    }
     if (message.type === "state" && Array.isArray(message.events)) {
-      // A change told in one message (socket.js asks for `events=inline`): its events first,
-      // as the `events` message they stand for, then the state.
+      // A change told in one message (`events=inline`, or a `change` applied): its events
+      // first, as the `events` message they stand for, then the state.
       const { events, ...state } = message;
       if (events.length) receive({ type: "events", version: message.version, events }, { resync });
       receive(state, { resync });
       return;
     }
+    if (message.type === "state") held = message;
     if (!play[message.type]) return;
     if (message.type === "events" && !acceptEvents(seen, message)) return;
     if (message.type === "state") socket.setVersion(message.version);

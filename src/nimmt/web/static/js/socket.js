@@ -3,8 +3,9 @@
 // `onMessage`, and reconnects by itself after a loss, waiting a little longer each time (up to
 // 5 s). `onStatus` hears "open", "lost", "closed" and "refused".
 //
-// It asks for `events=inline`: the server tells each change as one `state` whose `events` hold
-// what happened (feed.js hands them on as an `events` message first).
+// It asks for `events=changes`: the server tells each change as one `change` that holds what
+// happened (`events`) and only the parts of the table and the view that changed (feed.js makes
+// the whole state of it and hands its events on as an `events` message first).
 //
 // The feed tells it the version of the last state taken in (`setVersion`); every connection
 // after that asks for what it missed with `since=VERSION`, and the server answers with one
@@ -45,8 +46,9 @@ export class TableSocket {
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     if (this.since !== null) params.set("since", String(this.since));
-    // Each change as one `state` that holds its events: one frame instead of two.
-    params.set("events", "inline");
+    // Each change as one `change` that holds its events and what changed: one small frame,
+    // which the server builds once for every listener told the same.
+    params.set("events", "changes");
     return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}?${params}`;
   }
 
@@ -94,7 +96,7 @@ export class TableSocket {
       }
       if (!message || typeof message.type !== "string") return;
       const resync = first && askedSince && message.type === "events";
-      if (message.type === "events" || message.type === "state") first = false;
+      if (["events", "state", "change"].includes(message.type)) first = false;
       this.onMessage(message, { resync });
     });
     ws.addEventListener("close", (event) => {
