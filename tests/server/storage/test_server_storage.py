@@ -377,6 +377,36 @@ def test_a_batch_of_plays_keeps_order_versions_and_moments(storage: Storage) -> 
     assert second is not None and second.status.last_active_at == later
 
 
+def test_a_batch_finds_a_code_taken_again_by_a_new_table(database_url: str) -> None:
+    """A process's batches remember tables' ids. Another process purges a finished table and a
+    new table takes its code: this process's next batch still stores at the new table, with
+    its data and moment as given (the driver's own parameters)."""
+    here, other = SqlStorage(database_url), SqlStorage(database_url, run_migrations=False)
+    try:
+        here.create_table(new_table("AAAAAA"))
+        status = TableStatus(1, 1, "game_over", 1, True)
+        assert here.append_many([("AAAAAA", ActionRecord(1, 1, "play", 0, 5), status, None)]) == [
+            None
+        ]
+        gone = other.purge(finished_before=CREATED + timedelta(days=400), abandoned_before=None)
+        assert [table.code for table in gone] == ["AAAAAA"]
+        other.create_table(new_table("AAAAAA"))
+        deal = {"rows": [[1], [2], [3], [4]], "hands": [[5, 6], [7, 8]]}
+        later = CREATED + timedelta(minutes=3)
+        results = here.append_many(
+            [("AAAAAA", ActionRecord(1, 1, "deal", None, None, None, deal),
+              TableStatus(1, 1, "choosing_cards", 1, False, later), None)]
+        )  # fmt: skip
+        assert results == [None]
+        (stored,) = other.load_actions("AAAAAA", 1)
+        assert (stored.kind, stored.data) == ("deal", deal)
+        table = other.load_table("AAAAAA")
+        assert table is not None and table.status.last_active_at == later
+    finally:
+        here.close()
+        other.close()
+
+
 def test_writers_in_threads_do_not_trip_over_each_other(storage: Storage) -> None:
     codes = [code_of(n) for n in range(6)]
     for code in codes:

@@ -52,6 +52,7 @@ from nimmt.server.storage.base import (
     encode_cursor,
     lobby_seats,
 )
+from nimmt.server.storage.driver import DriverStatement
 from nimmt.server.storage.people_sql import SqlPeople
 from nimmt.server.storage.talk_sql import SqlTalk
 from nimmt.server.storage.writes import WRITE, writing
@@ -192,8 +193,11 @@ def open_engine(url: str) -> Engine:
         database = parsed.database
         if database and database != ":memory:" and not database.startswith("file:"):
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
-    if parsed.get_backend_name() == "sqlite":
+    # A pool's ping before each use finds a server connection that died (PostgreSQL after an
+    # outage); an SQLite file has none, and the ping cost the write path a query per batch.
+    sqlite = parsed.get_backend_name() == "sqlite"
+    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not sqlite)
+    if sqlite:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -226,6 +230,12 @@ class SqlStorage:
             migrate(self.engine)
         self.people = SqlPeople(self.engine)
         self.talk = SqlTalk(self.engine)
+        self._move_many = DriverStatement(_MOVE_MANY, self.engine.dialect)
+        self._insert_actions = DriverStatement(_INSERT_ACTION, self.engine.dialect)
+        self._ids: dict[str, int] = {}
+        """Table ids by code, as the batches found them (only the write thread uses it). A
+        stale one (a table purged, its code taken again) fails its batch's insert, which is
+        then written change by change, and the cache starts afresh."""
 
     def _writing(self) -> AbstractContextManager[Connection]:
         """A connection in a write transaction (:func:`~nimmt.server.storage.writes.writing`)."""
@@ -374,30 +384,29 @@ class SqlStorage:
             update(TableRow).where(TableRow.id == table_id).values(free_seats=free, humans=humans)
         )
 
-    @staticmethod
-    def _move_all(connection: Connection, items: Sequence[AppendItem]) -> None:
-        """Changes that touch no seat, in three statements: every table's compare-and-set
-        move at once, their ids, their actions at once; :class:`_Refused` when a table was not
-        at the version its change follows (or is not there)."""
+    def _move_all(self, connection: Connection, items: Sequence[AppendItem]) -> None:
+        """Changes that touch no seat, in two statements run by the driver (the ids of tables
+        not seen before cost a third): every table's compare-and-set move at once, then their
+        actions at once; :class:`_Refused` when a table was not at the version its change
+        follows (or is not there)."""
         moves: list[dict[str, Any]] = []
         for code, action, status, _seat in items:
             if status.version != action.seq:
                 raise _Refused("the status must carry the action's version")
             moves.append(_move(code, action, status))
-        if connection.execute(_MOVE_MANY, moves).rowcount != len(moves):
+        if self._move_many.executemany(connection, moves) != len(moves):
             raise _Refused("a table was not at the version its change follows")
-        codes = list(dict.fromkeys(code for code, *_ in items))
-        ids: dict[str, int] = {}
-        for start in range(0, len(codes), VERSIONS_CHUNK):
-            chunk = codes[start : start + VERSIONS_CHUNK]
+        ids = self._ids
+        missing = list(dict.fromkeys(code for code, *_ in items if code not in ids))
+        for start in range(0, len(missing), VERSIONS_CHUNK):
+            chunk = missing[start : start + VERSIONS_CHUNK]
             rows = connection.execute(
                 select(_tables.c.code, _tables.c.id).where(_tables.c.code.in_(chunk))
             )
             ids.update((code, table_id) for code, table_id in rows)
         now = datetime.now(UTC)
-        connection.execute(
-            _INSERT_ACTION,
-            [_action_row(ids[code], action, now) for code, action, _status, _seat in items],
+        self._insert_actions.executemany(
+            connection, [_action_row(ids[code], action, now) for code, action, _, _ in items]
         )
 
     def append(
@@ -430,9 +439,9 @@ class SqlStorage:
                             self._append_in(connection, code, action, status, seat, rows)
                         except (IntegrityError, StorageError) as error:
                             raise _Refused from error
-                    connection.execute(_INSERT_ACTION, rows)
+                    self._insert_actions.executemany(connection, rows)
         except (_Refused, IntegrityError):
-            pass
+            self._ids.clear()
         else:
             return results
         try:
@@ -553,6 +562,7 @@ class SqlStorage:
         keep: Sequence[str] = (),
         dry_run: bool = False,
     ) -> list[StoredTable]:
+        self._ids.clear()  # (a purged table's code may be taken again)
         with self._writing() as connection:
             return lifecycle.purge(
                 connection,
