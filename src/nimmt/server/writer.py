@@ -2,8 +2,9 @@
 
 Every table's changes go through one :class:`Writer`, so that the changes of many tables that
 arrive together cost one transaction and one disk flush; each change still succeeds or fails on
-its own (a savepoint each), and every process writes its tables in the same order, so that two
-processes never deadlock on each other's rows.
+its own (a batch with a refused change is written again, each change in a savepoint), and every
+process writes its tables in the same order, so that two processes never deadlock on each
+other's rows.
 """
 
 from __future__ import annotations
@@ -23,11 +24,20 @@ from nimmt.server.storage import (
     TableStatus,
 )
 
+LINGER_FROM = 4
+"""A batch of at least this many changes says the server is busy: the next one waits
+:data:`LINGER_SECONDS` for more to join it."""
+LINGER_SECONDS = 0.004
+"""How long a busy writer lets a batch gather: a transaction costs a fixed part (its commit's
+disk flush, the transaction's own work) that more changes share, for a few milliseconds more
+before each is stored. An idle server's change never waits."""
+
 
 class Writer:
     """The database's write path: one thread of its own, and group commit. Appends that arrive
-    while a transaction is being written go together into the next one (one commit, one fsync,
-    each append in its own savepoint), so many tables' changes cost one disk flush."""
+    while a transaction is being written go together into the next one (one commit, one fsync),
+    so many tables' changes cost one disk flush; while batches are big, each also waits a few
+    milliseconds for more (:data:`LINGER_SECONDS`)."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -51,12 +61,16 @@ class Writer:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        busy = False
         while True:
             await self._wake.wait()
+            if busy:
+                await asyncio.sleep(LINGER_SECONDS)
             self._wake.clear()
             batch, self._pending = self._pending, []
             if not batch:
                 continue
+            busy = len(batch) >= LINGER_FROM
             # Every process writes its tables in the same order (by code), so that two
             # processes' transactions never wait for each other's rows in a circle (deadlock).
             batch.sort(key=lambda entry: entry[0][0])
