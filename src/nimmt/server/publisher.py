@@ -198,6 +198,33 @@ class News:
         return shown, known[1], known[0]
 
 
+def merge_queued(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a ``changes`` connection's queue holds, with each run of a ``state`` or ``change``
+    followed by ``change`` messages told as one message: the changes' events in order, their
+    parts over the first's, the last one's version (a socket that fell behind hears a backlog
+    in one frame instead of one each). Other messages keep their place; nothing is changed in
+    place (the messages are frames other listeners share)."""
+    merged: list[dict[str, Any]] = []
+    for message in messages:
+        last = merged[-1] if merged else None
+        if (
+            last is None
+            or message.get("type") != "change"
+            or last.get("type") not in ("state", "change")
+        ):
+            merged.append(message)
+            continue
+        combined = {**last, "version": message["version"]}
+        events = [*last.get("events", ()), *message.get("events", ())]
+        if events:
+            combined["events"] = events
+        for part in ("table", "view"):
+            if part in message:
+                combined[part] = {**last.get(part, {}), **message[part]}
+        merged[-1] = combined
+    return merged
+
+
 def _changed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
     """The entries of ``now`` whose values differ from ``before``'s (every entry of a state's
     part is always there, so none is ever removed)."""

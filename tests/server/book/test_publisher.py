@@ -12,7 +12,7 @@ import orjson
 from nimmt.engine import draw_deal
 from nimmt.server import serialize
 from nimmt.server.actions import ActionKind
-from nimmt.server.publisher import publish
+from nimmt.server.publisher import merge_queued, publish
 from nimmt.server.serialize import Frame, encode
 from nimmt.server.storage import ActionRecord, SeatRecord
 from nimmt.server.table import RESYNC, Connection, LiveTable
@@ -205,6 +205,9 @@ def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -
     _deal(table)
     publish(table)
     reference.take()
+    for name, connection in followers.items():
+        (dealt,) = connection.take()
+        held[name] = _follow(None, dealt)
     steps = 0
     while table.game.round <= 2 and table.game.outcome is None:
         _one_action(table, rng)
@@ -223,6 +226,9 @@ def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -
             messages = connection.take()
             if messages and messages[0] is RESYNC:
                 messages[0] = serialize.state_message(table, connection.seat)
+            if name == "slow":  # what it missed while it did not read comes in one message
+                assert len(merge_queued(messages)) <= 1
+            messages = merge_queued(messages)  # as the socket's sender does
             for message in messages:
                 held[name] = _follow(held[name], message)
             whole = _wire(serialize.state_message(table, connection.seat))
@@ -254,3 +260,23 @@ def test_a_changes_listener_hears_nothing_when_nothing_changed() -> None:
     assert [m["type"] for m in follower.take()] == ["state"]
     publish(table)  # nothing new
     assert follower.take() == []
+
+
+def test_queued_changes_are_told_as_one_and_other_messages_keep_their_place() -> None:
+    state = Frame({"type": "state", "version": 4, "you": {"seat": 0}, "table": {"a": 1},
+                   "view": {"x": 1, "y": 1}})  # fmt: skip
+    first = Frame({"type": "change", "version": 5, "events": [{"type": "e1"}], "view": {"x": 2}})
+    second = Frame({"type": "change", "version": 6, "table": {"a": 2}, "view": {"y": 3}})
+    pong = {"type": "pong", "request_id": 7}
+    third = Frame({"type": "change", "version": 7, "events": [{"type": "e2"}]})
+    fourth = Frame({"type": "change", "version": 8, "view": {"x": 4}})
+    merged = merge_queued([state, first, second, pong, third, fourth])
+    assert merged == [
+        {"type": "state", "version": 6, "you": {"seat": 0}, "table": {"a": 2},
+         "view": {"x": 2, "y": 3}, "events": [{"type": "e1"}]},
+        pong,
+        {"type": "change", "version": 8, "events": [{"type": "e2"}], "view": {"x": 4}},
+    ]  # fmt: skip
+    assert state == {"type": "state", "version": 4, "you": {"seat": 0}, "table": {"a": 1},
+                     "view": {"x": 1, "y": 1}}  # fmt: skip
+    assert first["view"] == {"x": 2}  # the frames others share are left as they were

@@ -29,6 +29,7 @@ from nimmt.server.book import first_line
 from nimmt.server.errors import ServiceError
 from nimmt.server.metrics import RATE_LIMITED as RATE_LIMITED_MESSAGES
 from nimmt.server.metrics import SLOW_CONSUMER_CLOSES
+from nimmt.server.publisher import merge_queued
 from nimmt.server.routers.deps import get_service
 from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_message, origin_allowed
 from nimmt.server.serialize import encode, error_message
@@ -162,6 +163,8 @@ async def _pump(websocket: WebSocket, connection: Connection, service: GameServi
 
     while True:
         batch = await connection.next_batch()
+        if connection.changes and len(batch) > 1:
+            batch = merge_queued(batch)
         texts: list[str] = []
         closing = False
         for message in batch:
