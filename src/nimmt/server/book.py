@@ -27,7 +27,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -37,7 +36,7 @@ from nimmt.server.actions import PEOPLE_ACTIONS, SEAT_CHANGES, ActionKind
 from nimmt.server.assisted import AssistedTable
 from nimmt.server.bus import Bus, LocalBus
 from nimmt.server.errors import ServiceError
-from nimmt.server.metrics import ACTIONS, STORAGE_ERRORS
+from nimmt.server.metrics import ACTED, STORAGE_ERRORS
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
@@ -325,7 +324,7 @@ class TableBook:
         # The time of a person's action keeps the table in the lobby and in memory; a deal or a
         # bot's move (None) leaves the stored time as it is.
         acted_at = self.clock() if action.kind in PEOPLE_ACTIONS and not by_bot else None
-        status = replace(table.status(), last_active_at=acted_at)
+        status = table.status(acted_at)
         seat = table.seats[action.seat] if action.seat is not None else None
         try:
             await self.writer.append(
@@ -349,7 +348,7 @@ class TableBook:
             ) from error
         if acted_at is not None:
             table.last_active_at = acted_at
-        ACTIONS.labels(str(action.kind)).inc()
+        ACTED[action.kind].inc()
         self.applied(table, action)
         await self.bus.publish(table.code, action)
 

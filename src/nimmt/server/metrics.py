@@ -79,8 +79,8 @@ BOT_DECISION = Histogram(
 )
 
 # Every series exists from the start (at 0), so that a rate over it needs no first event.
-for _kind in ActionKind:
-    ACTIONS.labels(str(_kind))
+ACTED: dict[str, Counter] = {str(kind): ACTIONS.labels(str(kind)) for kind in ActionKind}
+"""``nimmt_actions_total``'s series by kind, looked up once (every stored change counts)."""
 for _operation in ("read", "write"):
     STORAGE_ERRORS.labels(_operation)
 for _reason in ("slow_headers", "pushed_out", "over_capacity", "headers_too_large"):

@@ -293,9 +293,16 @@ class LiveTable:
         """``token`` belongs here (it holds a seat, or it enters an assisted table's cards)."""
         return self.seat_of_token(token) is not None
 
-    def status(self) -> TableStatus:
+    def status(self, last_active_at: datetime | None = None) -> TableStatus:
+        """What listings need to know of the table now (``last_active_at``: a person just
+        acted then; ``None``: the stored moment stays)."""
         return TableStatus(
-            self.version, self.game_number, self.phase, self.game.round, self.finished
+            self.version,
+            self.game_number,
+            self.phase,
+            self.game.round,
+            self.finished,
+            last_active_at,
         )
 
     def _key(self) -> tuple[Any, ...]:
