@@ -83,10 +83,15 @@ def test_the_board_shows_rows_names_and_a_qr_code_and_receives_no_hand(
 
     messages = [json.loads(frame) for frame in frames]
     states = [m for m in messages if m["type"] == "state"]
-    # The page asks for events=inline: a change's events come in its state.
-    events = [e for m in messages if m["type"] in ("events", "state") for e in m.get("events", [])]
-    assert states and any(e["type"] == "cards_revealed" for e in events)
+    changes = [m for m in messages if m["type"] == "change"]
+    # The page asks for events=changes: a change's events come in its change message, with
+    # only what changed of the view (a spectator's own part never changes: no hand ever).
+    told = ("events", "state", "change")
+    events = [e for m in messages if m["type"] in told for e in m.get("events", [])]
+    assert states and changes and any(e["type"] == "cards_revealed" for e in events)
     assert all(m["you"]["seat"] is None for m in states)
     assert all(m["view"]["hand"] == [] and m["view"]["legal_cards"] == [] for m in states)
     assert all(m["view"]["chosen_card"] is None for m in states)
+    own = ("hand", "legal_cards", "chosen_card", "must_choose_row")
+    assert not [m for m in changes if any(key in m.get("view", {}) for key in own)]
     assert not [e for e in events if e["type"] == "hand_dealt" or "hand" in e or "hands" in e]

@@ -354,11 +354,18 @@ class TableBook:
 
     def applied(self, table: LiveTable, action: ActionRecord) -> None:
         """``action`` is now part of ``table`` (stored here, or by another process): note the
-        change, look at the seats again if they changed hands, and tell the listeners."""
+        change, look at the seats again if they changed hands, and tell the listeners: as the
+        table's lock is let go when it is held (with whatever follows under it), else now."""
         self.changed_at[table.code] = time.monotonic()
         if action.kind in SEAT_CHANGES:
             self.refresh_seats(table)
-        self.publish(table)
+        lock = table.lock
+        if lock.locked():
+            if lock.tell is None:
+                lock.tell = partial(self.publish, table)
+            lock.news = True
+        else:
+            self.publish(table)
 
     async def follow_up(self, table: LiveTable) -> None:
         """The after-change hook, after an action that is already stored and told: if what

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, ClassVar
@@ -165,6 +165,27 @@ HISTORY = 400
 (a whole round of ten people is about 130 versions)."""
 
 
+class TableLock(asyncio.Lock):
+    """A table's lock: whoever changes the table holds it from the check to the broadcast. The
+    news of changes made under it (:attr:`news`) is told as the holder lets go, once for all of
+    them: a person's card and what follows by itself (the turn revealed, the bot's next card,
+    the next deal) reach each listener as one message instead of one each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.news = False
+        """Changes made under the lock are not yet told."""
+        self.tell: Callable[[], None] | None = None
+        """Tells the table's listeners its news (the book sets it)."""
+
+    def release(self) -> None:
+        if self.news:
+            self.news = False
+            if self.tell is not None:
+                self.tell()
+        super().release()
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table in memory: the seats, the engine's game, and who is listening."""
@@ -190,7 +211,7 @@ class LiveTable:
     """``(version, events)`` of the latest changes of the current game, oldest first."""
     last_active_at: datetime | None = None
     """When a person last acted here (joins included); bots and deals do not count."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: TableLock = field(default_factory=lambda: TableLock())
     connections: set[Connection] = field(default_factory=set)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     rematch_votes: set[int] = field(default_factory=set)

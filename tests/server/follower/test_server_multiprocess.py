@@ -61,16 +61,24 @@ def check_agreement(players: list[Player]) -> int:
 
 def acknowledged_plays(player: Player) -> dict[tuple[int, int], int]:
     """``(round, card)`` of each of this seat's cards the server confirmed (a state shows it
-    chosen face down, or revealed), and the first version that showed it."""
+    chosen face down or played, or the events revealed it: a round's last card is told with the
+    next deal, so no state of its round shows it), and the first version that showed it."""
     confirmed: dict[tuple[int, int], int] = {}
-    for state in player.states():
-        view, seat = state["view"], state["you"]["seat"]
-        if view["phase"] == "waiting":
+    seat = player.states()[-1]["you"]["seat"]
+    for message in player.messages:
+        if message["type"] == "events":
+            for event in message["events"]:
+                if event["type"] == "cards_revealed":
+                    key = (event["round"], event["cards"][seat])
+                    confirmed.setdefault(key, message["version"])
             continue
+        if message["type"] != "state" or message["view"]["phase"] == "waiting":
+            continue
+        view = message["view"]
         if view["chosen_card"] is not None:
-            confirmed.setdefault((view["round"], view["chosen_card"]), state["version"])
+            confirmed.setdefault((view["round"], view["chosen_card"]), message["version"])
         for turn in view["played"]:
-            confirmed.setdefault((view["round"], turn[seat]), state["version"])
+            confirmed.setdefault((view["round"], turn[seat]), message["version"])
     return confirmed
 
 

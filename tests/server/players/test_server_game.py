@@ -233,9 +233,19 @@ def test_rematch_starts_a_new_game_with_the_same_seats(make_client) -> None:  # 
         agreed = client.post(f"/api/tables/{code}/rematch", json={"token": tokens[0]})
         assert agreed.json()["game"] == 2
         events = receive_until(
-            ws, lambda m: m["type"] == "events" and m["events"][0]["type"] == "rematch_started"
+            ws,
+            lambda m: (
+                m["type"] == "events"
+                and any(event["type"] == "rematch_started" for event in m["events"])
+            ),
         )
-        assert events["events"][0] == {"type": "rematch_started", "game": 2}
+        # The last agreement, the new game and its deal are told together, in that order.
+        assert [event["type"] for event in events["events"][:3]] == [
+            "rematch_vote",
+            "rematch_started",
+            "round_dealt",
+        ]
+        assert events["events"][1] == {"type": "rematch_started", "game": 2}
         state = receive_until(
             ws, lambda m: m["type"] == "state" and m["view"]["phase"] == "choosing_cards"
         )

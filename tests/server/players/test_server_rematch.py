@@ -166,12 +166,12 @@ def test_the_vote_over_http_and_the_socket(make_client) -> None:  # type: ignore
 
         answer = client.post(f"/api/tables/{code}/rematch", json={"token": tokens[1]})
         assert answer.json() == {"game": 2, "rematch": None}
+        # The last agreement and the new game it starts are told together.
         events = receive_until(ws, lambda m: m["type"] == "events")
-        assert events["events"] == [
-            {"type": "rematch_vote", "seat": 1, "agree": True, "ready": [0, 1]}
+        assert events["events"][:2] == [
+            {"type": "rematch_vote", "seat": 1, "agree": True, "ready": [0, 1]},
+            {"type": "rematch_started", "game": 2},
         ]
-        events = receive_until(ws, lambda m: m["type"] == "events")
-        assert events["events"][0] == {"type": "rematch_started", "game": 2}
     assert client.get(f"/api/tables/{code}/record?game=1").status_code == 200
     assert client.get(f"/api/tables/{code}/record?game=2").status_code == 409
     spectator_vote = client.post(f"/api/tables/{code}/rematch", json={"token": ""})
