@@ -17,6 +17,7 @@ from nimmt.server.assisting import AssistDesk
 from nimmt.server.book import TableBook
 from nimmt.server.errors import ServiceError
 from nimmt.server.players import Players
+from nimmt.server.serialize import iso
 from nimmt.server.standings import RECENT_GAMES, evenings, game_summary, standings
 from nimmt.server.storage.people import Group, PeopleLimitError, PeopleStore, Profile, SeatLink
 from nimmt.server.table import CODE_ALPHABET, SeatSpec, clean_name, hash_token
@@ -77,7 +78,7 @@ class Groups:
                     "name": m.profile.name,
                     "emoji": m.profile.emoji,
                     "colour": m.profile.colour,
-                    "joined_at": m.joined_at.isoformat(),
+                    "joined_at": iso(m.joined_at),
                     "owner": m.profile.id == group.owner_id,
                 }
                 for m in members
@@ -189,7 +190,7 @@ def group_json(group: Group, viewer: Profile) -> dict[str, Any]:
         "code": group.code,
         "name": group.name,
         "url": f"/g/{group.code}",
-        "created_at": group.created_at.isoformat(),
+        "created_at": iso(group.created_at),
         "owner": group.owner_id == viewer.id,
         "invite_open": group.invite_hash is not None,
     }

@@ -21,6 +21,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from nimmt.server.serialize import iso
 from nimmt.server.storage.people import GameResult, Member, ResultSeat
 
 RECENT_GAMES = 20
@@ -111,7 +112,7 @@ def rate(
                 {
                     "table": result.table,
                     "game": result.game,
-                    "finished_at": result.finished_at.isoformat(),
+                    "finished_at": iso(result.finished_at),
                     "rating": round(rating.ordinal(), 2),
                 }
             )
@@ -163,7 +164,7 @@ def game_summary(result: GameResult) -> dict[str, Any]:
     return {
         "table": result.table,
         "game": result.game,
-        "finished_at": result.finished_at.isoformat(),
+        "finished_at": iso(result.finished_at),
         "real_cards": result.real,
         "rounds": result.rounds,
         "replay": replay_url(result),

@@ -183,3 +183,32 @@ def test_standings_download_as_csv(make_client: Any) -> None:
     data = client.get(f"/api/groups/{group}/standings", headers=auth(ana_secret)).json()
     assert data["games"] == 0
     assert {line["name"] for line in data["standings"]} == {"=cmd", "Ben"}
+
+
+def times_in(data: Any) -> list[str]:
+    """Every ``..._at`` value anywhere in a JSON answer."""
+    if isinstance(data, dict):
+        found = [str(v) for k, v in data.items() if k.endswith("_at") and v is not None]
+        return found + [t for v in data.values() for t in times_in(v)]
+    if isinstance(data, list):
+        return [t for v in data for t in times_in(v)]
+    return []
+
+
+def test_every_time_in_the_people_routes_is_utc_with_a_z(make_client: Any) -> None:
+    """docs/protocol.md's convention for every time on the wire, as the tables' routes keep it."""
+    client = make_client()
+    group, (_ana, ana_secret), (_ben, ben_secret) = two_members(client)
+    play_group_table(client, group, ana_secret, ben_secret)
+    group_page_with_games(client, group, ana_secret, 1)
+    answers = [
+        client.get("/api/profile", headers=auth(ana_secret)).json(),
+        client.post("/api/profile/link", headers=auth(ana_secret)).json(),
+        client.get("/api/profile/history", headers=auth(ana_secret)).json(),
+        client.get("/api/groups", headers=auth(ana_secret)).json(),
+        client.get(f"/api/groups/{group}", headers=auth(ana_secret)).json(),
+        client.get(f"/api/groups/{group}/standings", headers=auth(ana_secret)).json(),
+    ]
+    times = times_in(answers)
+    assert len(times) >= 10, times
+    assert all(time.endswith("Z") and "+" not in time for time in times), times
