@@ -59,6 +59,13 @@ describe("names and numbers", () => {
     assert.equal(personName({ name: "Ana", profile: "p1" }), "Ana");
   });
 
+  test("a bot seat's own name is said in the page's language", async () => {
+    await setLanguage("de");
+    assert.equal(personName({ name: "Bot 3 (greedy)", kind: "bot", profile: null, bot_name: { bot: "greedy", number: 3 } }), "Bot 3 (gierig)");
+    assert.equal(personName({ name: "Bot 2 (mc:64)", kind: "bot", profile: null, bot_name: { bot: "mc:64", number: 2 } }), "Bot 2 (mc:64)");
+    assert.equal(personName({ name: "Dee", kind: "bot", profile: null, bot_name: null }), "Dee");
+  });
+
   test("decimals take the language's separator", () => {
     assert.equal(formatDecimal(10.79, 2, "de"), "10,79");
     assert.equal(formatDecimal(3.25, 1, "fr"), "3,3");
@@ -72,7 +79,7 @@ describe("the evening's line", () => {
     date: "2026-12-01",
     games: 3,
     players: [
-      { name: "Bot 3 (greedy)", profile: null, kind: "bot", wins: 1 },
+      { name: "Bot 3 (greedy)", profile: null, kind: "bot", bot_name: { bot: "greedy", number: 3 }, wins: 1 },
       { name: "Cy", profile: null, kind: "human", wins: 2 },
       { name: "Ben", profile: "b", kind: "human", wins: 1 },
       { name: "Ana", profile: "a", kind: "human", wins: 0 },
@@ -82,12 +89,18 @@ describe("the evening's line", () => {
   test("members first, then a guest and a bot said to be one; nobody without a win", async () => {
     await setLanguage("en");
     assert.equal(eveningText(evening),
-      "3 games; won by Ben (1 win), the guest Cy (2 wins), and the bot Bot 3 (greedy) (1 win)");
+      "3 games; won by Ben (1 win), the guest Cy (2 wins), and Bot 3 (greedy, 1 win)");
     await setLanguage("de");
     assert.equal(eveningText(evening),
-      "3 Partien; gewonnen von Ben (1 Sieg), dem Gast Cy (2 Siege) und dem Bot Bot 3 (greedy) (1 Sieg)");
+      "3 Partien; gewonnen von Ben (1 Sieg), dem Gast Cy (2 Siege) und Bot 3 (gierig, 1 Sieg)");
     await setLanguage("fr");
-    assert.match(eveningText(evening), /^3 parties\u202f; gagnants\u202f: Ben \(1 victoire\), l’invité Cy \(2 victoires\) et le bot/);
+    assert.match(eveningText(evening), /^3 parties\u202f; gagnants\u202f: Ben \(1 victoire\), l’invité Cy \(2 victoires\) et Bot 3 \(glouton, 1 victoire\)$/);
+  });
+
+  test("a bot playing on under a person's name is said to be a bot", async () => {
+    await setLanguage("en");
+    const left = { games: 1, players: [{ name: "Dee", profile: null, kind: "bot", bot_name: null, wins: 1 }] };
+    assert.equal(eveningText(left), "1 game; won by the bot Dee (1 win)");
   });
 
   test("one game, no winner listed: just the count", async () => {

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from nimmt.server.serialize import iso
+from nimmt.server.serialize import bot_display_name, iso
 from nimmt.server.storage.people import GameResult, Member, ResultSeat
 
 RECENT_GAMES = 20
@@ -44,6 +45,18 @@ CSV_COLUMNS = (
 
 def replay_url(result: GameResult) -> str:
     return f"/t/{result.table}/replay?game={result.game}"
+
+
+_BOT_NAME = re.compile(r"Bot \d+ \((.+)\)")
+
+
+def bot_name(seat: ResultSeat) -> dict[str, Any] | None:
+    """A bot seat's own name (``Bot 3 (greedy)``) in parts, as in a table's summary, so that a
+    client says it in its reader's language; ``None`` for a person, or a bot under their name."""
+    match = _BOT_NAME.fullmatch(seat.name)
+    if seat.kind != "bot" or match is None or seat.name != bot_display_name(match[1], seat.seat):
+        return None
+    return {"bot": match[1], "number": seat.seat + 1}
 
 
 def rating_key(seat: ResultSeat) -> str:
@@ -173,6 +186,7 @@ def game_summary(result: GameResult) -> dict[str, Any]:
                 "seat": seat.seat,
                 "name": seat.name,
                 "kind": seat.kind,
+                "bot_name": bot_name(seat),
                 "profile": seat.profile_id,
                 "total": seat.total,
                 "winner": seat.winner,
@@ -198,6 +212,7 @@ def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, An
                         "name": seat.name,
                         "profile": seat.profile_id,
                         "kind": seat.kind,
+                        "bot_name": bot_name(seat),
                         "games": 0,
                         "wins": 0,
                         "bullheads": 0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from nimmt.server.standings import evenings, history, standings
+from nimmt.server.standings import evenings, game_summary, history, standings
 from nimmt.server.storage.people import GameResult, Member, Profile, ResultSeat
 
 START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
@@ -80,3 +80,34 @@ def test_an_evening_sums_up_its_games_and_a_history_lists_a_persons() -> None:
     assert [game["game"] for game in mine["games"]] == [2, 1]  # newest first
     assert [game["place"] for game in mine["games"]] == [2, 1]
     assert mine["totals"]["wins"] == 1
+
+
+def test_a_bots_own_name_comes_in_parts_for_the_readers_language() -> None:
+    """``Bot 3 (greedy)`` is stored in English; like a table's summary, a game's and an
+    evening's players carry its parts, so that a page says "Bot 3 (gierig)". A bot playing on
+    under a person's name, and a person named like a bot, carry none."""
+
+    def seat(number: int, name: str, kind: str) -> ResultSeat:
+        return ResultSeat(number, name, kind, None, 10 * number, number == 0, 0, (10 * number,))
+
+    seats = (
+        seat(0, "Ana", "bot"),  # Ana left; the bot plays on under her name
+        seat(1, "Bot 3 (greedy)", "human"),  # a person who calls themselves so
+        seat(2, "Bot 3 (greedy)", "bot"),
+        seat(3, "Bot 9 (mc:64)", "bot"),  # not seat 9's own name
+    )
+    game = GameResult("ABCDEF", 1, START, False, "G", seats)
+
+    assert [p["bot_name"] for p in game_summary(game)["players"]] == [
+        None,
+        None,
+        {"bot": "greedy", "number": 3},
+        None,
+    ]
+    (evening,) = evenings([game])
+    named = {p["name"]: p["bot_name"] for p in evening["players"] if p["kind"] == "bot"}
+    assert named == {
+        "Ana": None,
+        "Bot 3 (greedy)": {"bot": "greedy", "number": 3},
+        "Bot 9 (mc:64)": None,
+    }
