@@ -38,7 +38,7 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
     for page in (ben, cal):
         expect(page.locator("#absence")).to_contain_text("Ana has been away for 0 minutes.")
     ben.click('[data-focus="absence-propose-0"]')
-    rest = " that medium plays for Ana until they return."
+    rest = " that a bot (medium) plays for Ana until they return."
     rest += " It happens only when everyone present agrees."
     expect(ben.locator("#absence-proposal")).to_have_text("You propose" + rest)
     expect(cal.locator("#absence-proposal")).to_have_text("Ben proposes" + rest)
@@ -56,7 +56,9 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
 
     cal.click('[data-focus="absence-agree"]')
     for page in (ben, cal):
-        expect(page.locator("#absence")).to_contain_text("plays for Ana until they return.")
+        expect(page.locator("#absence")).to_contain_text(
+            "A bot (medium) plays for Ana until they return."
+        )
     # The bot plays Ana's seat: the turn is revealed and the next one begins.
     for page in (ben, cal):
         expect(page.locator(".hand .card")).to_have_count(9, timeout=20000)
