@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -196,15 +197,26 @@ def game_summary(result: GameResult) -> dict[str, Any]:
     }
 
 
+EVENING_GAP = timedelta(hours=6)
+"""A pause this long between two games starts a new evening."""
+
+
 def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, Any]]:
-    """The games of each day (UTC), newest day first: how many, who won, the bullheads."""
-    days: dict[str, list[GameResult]] = defaultdict(list)
-    for result in results:
-        days[result.finished_at.date().isoformat()].append(result)
+    """The group's evenings, newest first: games each less than :data:`EVENING_GAP` after the
+    one before (so that an evening past midnight, anywhere on earth, stays one); how many, who
+    won, the bullheads. ``date`` is the UTC day of its first game; clients show its
+    ``first_game_at`` (when its first game finished; ``last_game_at``: its last) in their
+    reader's time zone."""
+    sessions: list[list[GameResult]] = []
+    for result in sorted(results, key=lambda r: r.finished_at):
+        if sessions and result.finished_at - sessions[-1][-1].finished_at < EVENING_GAP:
+            sessions[-1].append(result)
+        else:
+            sessions.append([result])
     summaries = []
-    for day in sorted(days, reverse=True)[:limit]:
+    for games in reversed(sessions[-limit:]):
         people: dict[str, dict[str, Any]] = {}
-        for result in days[day]:
+        for result in games:
             for seat in result.seats:
                 line = people.setdefault(
                     rating_key(seat),
@@ -222,7 +234,15 @@ def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, An
                 line["wins"] += seat.winner
                 line["bullheads"] += seat.total
         ranked = sorted(people.values(), key=lambda p: (-p["wins"], p["bullheads"], p["name"]))
-        summaries.append({"date": day, "games": len(days[day]), "players": ranked})
+        summaries.append(
+            {
+                "date": iso(games[0].finished_at)[:10],
+                "first_game_at": iso(games[0].finished_at),
+                "last_game_at": iso(games[-1].finished_at),
+                "games": len(games),
+                "players": ranked,
+            }
+        )
     return summaries
 
 

@@ -3,6 +3,7 @@ bullheads per round, rounds without a bullhead, and the Plackett-Luce rating gam
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from nimmt.server.standings import evenings, game_summary, history, standings
@@ -111,3 +112,23 @@ def test_a_bots_own_name_comes_in_parts_for_the_readers_language() -> None:
         "Bot 3 (greedy)": {"bot": "greedy", "number": 3},
         "Bot 9 (mc:64)": None,
     }
+
+
+def test_an_evening_past_midnight_is_one_evening_and_a_pause_starts_the_next() -> None:
+    """An evening in Berlin, 20:00 to past 2 in the morning, runs across midnight UTC; the
+    group's next evening, a week later, is another. Games within six hours of each other are
+    one evening, wherever the group lives."""
+    first_game = datetime(2025, 3, 6, 19, 30, tzinfo=UTC)  # 20:30 in Berlin
+    rounds = {"a": [0, 10, 0], "b": [30, 20, 20], "c": [10, 0, 0]}
+    played = [
+        replace(result(1, rounds), finished_at=first_game),
+        replace(result(2, rounds), finished_at=first_game + timedelta(hours=3)),
+        replace(result(3, rounds), finished_at=first_game + timedelta(hours=5, minutes=45)),
+        replace(result(4, rounds), finished_at=first_game + timedelta(days=7)),
+    ]
+    later, first = evenings(played)
+    assert (first["games"], later["games"]) == (3, 1)
+    assert first["date"] == "2025-03-06"
+    assert first["first_game_at"] == "2025-03-06T19:30:00Z"
+    assert first["last_game_at"] == "2025-03-07T01:15:00Z"
+    assert later["first_game_at"] == later["last_game_at"] == "2025-03-13T19:30:00Z"
