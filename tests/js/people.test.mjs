@@ -6,8 +6,8 @@ import { readFile } from "node:fs/promises";
 import { before, describe, test } from "node:test";
 
 import { setLanguage, t } from "../../src/nimmt/web/static/js/i18n.js";
-import { eveningText, formatDecimal, personName } from "../../src/nimmt/web/static/js/profile/people.js";
-import { figuresText } from "../../src/nimmt/web/static/js/profile/history.js";
+import { eveningText, formatDay, formatDecimal, formatWhen, personName } from "../../src/nimmt/web/static/js/profile/people.js";
+import { figuresText, gameFiguresText, perRoundSeries, resultText } from "../../src/nimmt/web/static/js/profile/history.js";
 import { ratingLines, tickGames } from "../../src/nimmt/web/static/js/group/rating.js";
 
 const I18N = new URL("../../src/nimmt/web/static/i18n/", import.meta.url);
@@ -133,5 +133,44 @@ describe("the rating plot", () => {
     assert.equal(many[0], 0);
     assert.equal(many.at(-1), 39);
     assert.ok(many.length <= 8, String(many));
+  });
+});
+
+describe("times", () => {
+  test("a game's moment to the minute, in the page's language and the reader's time zone", () => {
+    const when = "2026-12-02T20:15:42Z";
+    assert.match(formatWhen(when, "de"), /^\d{2}\.\d{2}\.2026, \d{2}:\d{2}$/);
+    assert.doesNotMatch(formatWhen(when, "en"), /:42/); // no seconds
+    assert.match(formatDay(when, "fr"), /^\d{1,2} déc\. 2026$/);
+  });
+});
+
+describe("a person's games, one by one", () => {
+  const game = (over) => ({
+    table: "ABCDEF", game: 1, finished_at: "2026-12-02T20:15:00Z", total: 24, winner: false, place: 3,
+    players: [{}, {}, {}, {}], bullheads_per_round: 8, clean_rounds: 1, rows_taken: 4, decision_loss: null, ...over,
+  });
+
+  test("the result with its place among the players and the bullheads' plural", async () => {
+    await setLanguage("en");
+    assert.equal(resultText(game()), "place 3 of 4 with 24 bullheads");
+    assert.equal(resultText(game({ winner: true, place: 1, total: 1 })), "won with 1 bullhead");
+    await setLanguage("de");
+    assert.equal(resultText(game()), "Platz 3 von 4 mit 24 Hornochsen");
+    await setLanguage("fr");
+    assert.equal(resultText(game({ place: 2 })), "2e sur 4 avec 24 têtes de bœuf");
+  });
+
+  test("each game's own figures, the coach's review when there is one", async () => {
+    await setLanguage("en");
+    assert.equal(gameFiguresText(game()), "8.00 bullheads per round · 1 round without a bullhead · 4 rows taken");
+    assert.match(gameFiguresText(game({ decision_loss: 3.4 })), / · the coach's review: 3\.4 bullheads lost to your own decisions$/);
+  });
+
+  test("the plot's line: bullheads per round, oldest game first", async () => {
+    await setLanguage("en");
+    const [line] = perRoundSeries([game({ game: 3, bullheads_per_round: 5 }), game({ game: 2, bullheads_per_round: null }), game({ game: 1 })], "#123456");
+    assert.equal(line.colour, "#123456");
+    assert.deepEqual(line.rating_over_time.map((point) => [point.game, point.rating]), [[1, 8], [3, 5]]);
   });
 });

@@ -8,6 +8,7 @@ import { clear, h } from "../dom.js";
 import { safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "./avatar.js";
 import { historyEl } from "./history.js";
+import { formatDay } from "./people.js";
 import { keepSignIn, passkeySignInEl, passkeysEl } from "./passkeys.js";
 
 export function mountProfile(root) {
@@ -101,7 +102,7 @@ export function mountProfile(root) {
     return h("section", { class: "panel" },
       h("h2", { text: t("profile.devices") }),
       h("ul", { class: "plain-list" }, me.devices.map((device) => h("li", {},
-        h("span", { text: device.current ? t("profile.this_device") : t("profile.device_since", { date: new Date(device.created_at).toLocaleDateString() }) }),
+        h("span", { text: device.current ? t("profile.this_device") : t("profile.device_since", { date: formatDay(device.created_at) }) }),
         " ",
         h("button", { type: "button", class: "button small", text: t("profile.sign_out"), on: { click: () => run(async () => {
           await api("DELETE", `/api/profile/devices/${encodeURIComponent(device.id)}`);
@@ -155,7 +156,7 @@ export function mountProfile(root) {
     else if (!state.me) page.append(createForm(), passkeySignInEl(run, keep));
     else {
       state.choice = state.choice && state.me.profile.emoji === state.choice.emoji ? state.choice : { emoji: state.me.profile.emoji, colour: state.me.profile.colour };
-      page.append(identity(state.me), groups(state.me), historyEl(state.history), devices(state.me),
+      page.append(identity(state.me), groups(state.me), historyEl(state.history, { colour: state.me.profile.colour, groups: state.me.groups }), devices(state.me),
         passkeysEl(state.me.passkeys || [], run, state), danger());
     }
     root.append(page);

@@ -7,6 +7,7 @@
 import { ApiError, PROFILE_KEY, api } from "../api.js";
 import { h } from "../dom.js";
 import { safeSet, t } from "../i18n.js";
+import { formatDay } from "./people.js";
 import { ceremonyErrorCode, creationOptions, credentialJSON, passkeysAvailable, requestOptions } from "./webauthn.js";
 
 async function ceremony(action) {
@@ -47,8 +48,6 @@ export function offersPasskeySignIn(win, signedIn) {
   return !signedIn && passkeysAvailable(win);
 }
 
-const day = (iso) => new Date(iso).toLocaleDateString();
-
 function unavailable() {
   return h("p", { class: "muted", id: "passkeys-unavailable", text: t("profile.passkeys_unavailable") });
 }
@@ -64,8 +63,8 @@ export function passkeysEl(passkeys, run, state) {
     passkeys.length
       ? h("ul", { class: "plain-list", id: "passkey-list" }, passkeys.map((key) => h("li", {},
         h("strong", { text: key.name || t("profile.passkey_unnamed") }), " · ",
-        h("span", { text: t("profile.passkey_added", { date: day(key.created_at) }) }), " · ",
-        h("span", { text: key.last_used_at ? t("profile.passkey_used", { date: day(key.last_used_at) }) : t("profile.passkey_never_used") }),
+        h("span", { text: t("profile.passkey_added", { date: formatDay(key.created_at) }) }), " · ",
+        h("span", { text: key.last_used_at ? t("profile.passkey_used", { date: formatDay(key.last_used_at) }) : t("profile.passkey_never_used") }),
         " ",
         h("button", { type: "button", class: "button small", text: t("profile.passkey_remove"),
           "aria-label": t("profile.passkey_remove_named", { name: key.name || t("profile.passkey_unnamed") }),

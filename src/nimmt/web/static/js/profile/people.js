@@ -30,6 +30,13 @@ export function formatDecimal(value, digits = 2, lang = currentLanguage()) {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
+/** When a game finished, in the page's language and the reader's time zone: day and minute. */
+export const formatWhen = (iso, lang = currentLanguage()) =>
+  new Date(iso).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+
+/** A day in the page's language ("2 Dec 2026", "02.12.2026"). */
+export const formatDay = (iso, lang = currentLanguage()) => new Date(iso).toLocaleDateString(lang, { dateStyle: "medium" });
+
 /** What a player was at the table: "member" (a profile), "bot" or "guest". */
 export function playerKind(player) {
   if (player.profile) return "member";
