@@ -160,16 +160,15 @@ def standings(results: Sequence[GameResult], members: Sequence[Member]) -> list[
                 "rating_over_time": over_time.get(key, []),
             }
         )
-    lines.sort(
-        key=lambda line: (
-            -line["rating"],
-            -line["wins"],
-            line["bullheads_per_round"] or 0.0,
-            line["name"].casefold(),
-        )
-    )
-    for rank, line in enumerate(lines, 1):
-        line["rank"] = rank
+
+    def standing(line: dict[str, Any]) -> tuple[float, int, float]:
+        return (-line["rating"], -line["wins"], line["bullheads_per_round"] or 0.0)
+
+    lines.sort(key=lambda line: (*standing(line), line["name"].casefold()))
+    # Members who stand exactly alike share a rank (1, 1, 3), as before anyone has played.
+    for index, line in enumerate(lines):
+        alike = index and standing(lines[index - 1]) == standing(line)
+        line["rank"] = lines[index - 1]["rank"] if alike else index + 1
     return lines
 
 

@@ -72,6 +72,13 @@ def test_a_member_who_never_played_is_listed_with_nothing() -> None:
     assert line["rating_over_time"] == []
 
 
+def test_members_who_stand_alike_share_a_rank() -> None:
+    """Before anyone has played, nobody is first: everybody shares rank 1 (listed by name)."""
+    lines = standings([], MEMBERS)
+    assert [(line["name"], line["rank"]) for line in lines] == [("Ana", 1), ("Ben", 1), ("Cy", 1)]
+    assert [line["rank"] for line in standings(GAMES, MEMBERS)] == [1, 2, 3]
+
+
 def test_an_evening_sums_up_its_games_and_a_history_lists_a_persons() -> None:
     (evening,) = evenings(GAMES)
     assert evening["date"] == "2025-03-06"
