@@ -36,7 +36,9 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
 
     ana.close()  # Ana leaves without a word
     for page in (ben, cal):
-        expect(page.locator("#absence")).to_contain_text("Ana has been away for 0 minutes.")
+        expect(page.locator("#absence")).to_contain_text(
+            "Ana has been away for less than a minute."
+        )
     ben.click('[data-focus="absence-propose-0"]')
     rest = " that a bot (medium) plays for Ana until they return."
     rest += " It happens only when everyone present agrees."

@@ -66,7 +66,8 @@ export function renderAbsence({ status, seated, bots, words, receivedAt, send })
   for (const { seat, seconds } of status.absent) {
     if (status.standIns.some((entry) => entry.seat === seat)) continue;
     const minutes = minutesAway(seconds, receivedAt, Date.now());
-    lines.push(h("p", { text: t("absence.away", { name: nameOf(seat), count: minutes }) }));
+    // A table's delay may be under a minute (docs/protocol.md: 2 s at least): never "0 minutes".
+    lines.push(h("p", { text: minutes < 1 ? t("absence.away_moment", { name: nameOf(seat) }) : t("absence.away", { name: nameOf(seat), count: minutes }) }));
     if (seated && !proposal) {
       const levels = bots && bots.length ? bots : ["medium"];
       const id = `absence-bot-${seat}`;
