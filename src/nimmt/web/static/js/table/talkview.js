@@ -44,7 +44,9 @@ export function createTalkDesk(ctx) {
   };
   const speakerName = (line) => {
     if (line.speaker === talk.you) return t("talk.you");
-    return line.name || t("talk.spectator_name");
+    if (!line.name) return t("talk.spectator_name");
+    // A spectator names themselves: said to be watching, never taken for a seated person.
+    return line.seat === null || line.seat === undefined ? t("talk.watching", { name: line.name }) : line.name;
   };
   const lineText = (line) => (line.kind === "react" ? reactionText(line.text) : line.text);
 
