@@ -1,7 +1,7 @@
 """A group's page as its members use it between evenings: the owner opens a table for the group
 with the options any table has (the bots' level, the coach, the delay before an absent
-person's seat may go to a bot), and a member leaves the group, after which the members left
-behind manage its invite."""
+person's seat may go to a bot), revokes the invite (offered only while one works), and leaves
+the group, after which the members left behind manage its invite."""
 
 from __future__ import annotations
 
@@ -54,8 +54,13 @@ def test_a_table_for_the_group_with_its_options_and_a_member_who_leaves(
     assert table["coach"] is True
     assert table["absence"]["away_seconds"] == 300
 
-    # Ana leaves the group (she confirms); Ben, left behind, may now invite.
+    # Ana revokes the invite: there is none left to revoke.
     page.goto(f"/g/{group}")
+    page.get_by_role("button", name="Einladung widerrufen").click()
+    expect(page.locator("#revoke-invite")).to_have_count(0)
+    assert call(server, "GET", f"/api/groups/{group}", None, ana)["group"]["invite_open"] is False
+
+    # Ana leaves the group (she confirms); Ben, left behind, may now invite.
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Gruppe verlassen").click()
     page.wait_for_url("**/me")
@@ -64,6 +69,8 @@ def test_a_table_for_the_group_with_its_options_and_a_member_who_leaves(
     ben_page = signed_in(new_page, ben)
     ben_page.goto(f"/g/{group}")
     expect(ben_page.locator("#members li")).to_have_count(1)
+    expect(ben_page.locator("#revoke-invite")).to_have_count(0)
     ben_page.get_by_role("button", name="New invite link").click()
     expect(ben_page.locator("#invite-link")).to_be_visible()
+    expect(ben_page.locator("#revoke-invite")).to_be_visible()
     assert "/g/join?token=" in ben_page.input_value("#invite-link")

@@ -86,10 +86,13 @@ export function mountGroup(root, code) {
       page.group.owner && h("p", { class: "button-row" },
         h("button", { type: "button", class: "button", id: "new-invite", text: t("group.invite"), on: { click: () => run(async () => {
           state.invite = await api("POST", `/api/groups/${encodeURIComponent(code)}/invite`);
+          page.group.invite_open = true;
         }) } }),
-        h("button", { type: "button", class: "button", id: "revoke-invite", text: t("group.revoke"), on: { click: () => run(async () => {
+        // Only an invite that works can be revoked.
+        page.group.invite_open && h("button", { type: "button", class: "button", id: "revoke-invite", text: t("group.revoke"), on: { click: () => run(async () => {
           await api("DELETE", `/api/groups/${encodeURIComponent(code)}/invite`);
           state.invite = null;
+          page.group.invite_open = false;
         }) } })),
       state.invite && h("input", { readonly: true, class: "link-field", id: "invite-link", value: state.invite.url, "aria-label": t("group.invite_link") }),
       h("p", {}, h("button", { type: "button", class: "button", id: "leave-group", text: t("group.leave"), on: { click: () => {
