@@ -23,6 +23,8 @@ def test_two_people_a_group_and_a_device_link(new_page: Callable[..., Any], tmp_
     ana = new_page()
     ana.goto("/me")
     make_profile(ana, "Ana")
+    assert ana.locator(".history-figures").count() == 0  # no row of zeros before a first game
+    assert "No finished game yet." in ana.inner_text("#history")
     ana.screenshot(path=str(tmp_path / "profile-en-desktop.png"), full_page=True)
     ana.fill("#group-name", "Thursdays at Ana's")
     ana.get_by_role("button", name="Open a group").click()

@@ -63,7 +63,8 @@ export function historyEl(history, { colour = "#1f5a45", groups = [] } = {}) {
   };
   return h("section", { class: "panel", id: "history" },
     h("h2", { text: t("profile.history") }),
-    h("p", { class: "history-figures", text: figuresText(totals) }),
+    // Figures of no game would be a row of zeros over "No finished game yet".
+    totals.games ? h("p", { class: "history-figures", text: figuresText(totals) }) : null,
     totals.reviewed_games
       ? h("p", { class: "history-review", text: t("profile.reviewed_figures", {
         count: totals.reviewed_games, loss: lost(totals.decision_loss),
