@@ -97,6 +97,7 @@ export function eventSentence(event, words) {
     case "seat_handed_over":
       return { text: t("events.seat_handed_over", { name: nameOf(event.seat), bot: botLabel(event.bot, words) }), notice: true };
     case "seat_reclaimed":
+      if (event.seat === me) return { text: t("events.you_reclaimed"), notice: true };
       return { text: t("events.seat_reclaimed", { name: nameOf(event.seat) }), notice: true };
     default:
       return null;
