@@ -39,6 +39,12 @@ def test_a_table_for_the_group_with_its_options_and_a_member_who_leaves(
     # Ana, in German: two people, one hard bot, the coach allowed, five minutes' delay.
     page = signed_in(new_page, ana, locale="de-DE")
     page.goto(f"/g/{group}")
+    # Too many seats: said beside the button, where she is looking, not at the page's top.
+    page.fill("#group-people", "8")
+    page.fill("#group-bots", "5")
+    page.get_by_role("button", name="Tisch für die Gruppe eröffnen").click()
+    expect(page.locator("#play .form-error")).to_contain_text("2 bis 10 Plätze")
+    expect(page.locator("#play .form-error")).to_be_in_viewport()
     page.fill("#group-people", "2")
     page.fill("#group-bots", "1")
     page.select_option("#group-level", "hard")

@@ -13,7 +13,7 @@ import { ratingPlot } from "./rating.js";
 import { standingsTable } from "./standings.js";
 
 export function mountGroup(root, code) {
-  const state = { page: null, invite: null, error: null, picked: new Set(), guests: "", bots: [], table: null };
+  const state = { page: null, invite: null, error: null, errorAt: null, picked: new Set(), guests: "", bots: [], table: null };
   let alive = true;
 
   async function load() {
@@ -26,16 +26,23 @@ export function mountGroup(root, code) {
         if (!state.bots.length) state.bots = (await api("GET", "/api/bots")).bots.map((bot) => bot.name);
       } catch (err) {
         state.error = apiErrorText(err);
+        state.errorAt = null;
       }
     }
     if (alive) render();
   }
 
-  async function run(action) {
+  /** Run `action`; what went wrong shows where it was asked for (`at`: a section's key). */
+  async function run(action, at = null) {
     state.error = null; // no old error shown while it runs
+    state.errorAt = at;
     state.error = await failureOf(action);
     if (alive) render();
   }
+
+  /** The error of the action asked for in section `at`, shown in that section. */
+  const errorLine = (at) => (state.error && state.errorAt === at
+    ? h("p", { class: "form-error", role: "alert", text: state.error }) : null);
 
   async function downloadCsv() {
     const res = await fetch(`/api/groups/${encodeURIComponent(code)}/standings.csv`, {
@@ -56,8 +63,9 @@ export function mountGroup(root, code) {
       h("p", { text: t("group.games_counted", { count: page.games }) }),
       standingsTable(page),
       ratingPlot(page.standings),
+      errorLine("standings"),
       h("p", {},
-        h("button", { type: "button", class: "button small", text: t("group.csv"), on: { click: () => run(downloadCsv) } }),));
+        h("button", { type: "button", class: "button small", text: t("group.csv"), on: { click: () => run(downloadCsv, "standings") } }),));
   }
 
   function recentEl(page) {
@@ -87,20 +95,21 @@ export function mountGroup(root, code) {
         h("button", { type: "button", class: "button", id: "new-invite", text: t("group.invite"), on: { click: () => run(async () => {
           state.invite = await api("POST", `/api/groups/${encodeURIComponent(code)}/invite`);
           page.group.invite_open = true;
-        }) } }),
+        }, "members") } }),
         // Only an invite that works can be revoked.
         page.group.invite_open && h("button", { type: "button", class: "button", id: "revoke-invite", text: t("group.revoke"), on: { click: () => run(async () => {
           await api("DELETE", `/api/groups/${encodeURIComponent(code)}/invite`);
           state.invite = null;
           page.group.invite_open = false;
-        }) } })),
+        }, "members") } })),
+      errorLine("members"),
       state.invite && h("input", { readonly: true, class: "link-field", id: "invite-link", value: state.invite.url, "aria-label": t("group.invite_link") }),
       h("p", {}, h("button", { type: "button", class: "button", id: "leave-group", text: t("group.leave"), on: { click: () => {
         if (!window.confirm(t("group.leave_confirm", { name: page.group.name }))) return;
         run(async () => {
           await api("POST", `/api/groups/${encodeURIComponent(code)}/leave`);
           location.assign("/me");
-        });
+        }, "members");
       } } })));
   }
 
@@ -114,8 +123,16 @@ export function mountGroup(root, code) {
       on: { input: () => { state.guests = guests.value; } } });
     return h("section", { class: "panel", id: "play" },
       h("h2", { text: t("group.play") }),
+      errorLine("play"),
       h("form", { class: "group-form", id: "group-table", on: { submit: (event) => {
         event.preventDefault();
+        const count = Number(opts.people) + Number(opts.bots);
+        if (!(Number(opts.people) >= 1 && count >= 2 && count <= 10)) {
+          state.error = t("group.seat_count");
+          state.errorAt = "play";
+          render();
+          return;
+        }
         run(async () => {
           const bot = { kind: "bot", bot: opts.level };
           const seats = [...Array(Number(opts.people)).fill({ kind: "human" }), ...Array(Number(opts.bots)).fill(bot)];
@@ -123,7 +140,7 @@ export function mountGroup(root, code) {
             { seats, coach: opts.coach, away_seconds: Number(opts.away) });
           safeSet(tokenKey(made.code), made.token);
           location.assign(made.url);
-        });
+        }, "play");
       } } },
       h("h3", { text: t("group.online_heading") }),
       h("div", { class: "inline-form" },
@@ -151,7 +168,7 @@ export function mountGroup(root, code) {
           const made = await api("POST", `/api/groups/${encodeURIComponent(code)}/assisted`, { players });
           safeSet(tokenKey(made.code), made.token);
           location.assign(made.url);
-        });
+        }, "play");
       } } },
       h("h3", { text: t("group.real_players") }),
       h("fieldset", {}, h("legend", { text: t("group.real_who") }),
@@ -166,7 +183,8 @@ export function mountGroup(root, code) {
   function render() {
     clear(root);
     const page = h("div", { class: "group-page" });
-    if (state.error) page.append(h("p", { class: "form-error", role: "alert", text: state.error }));
+    const topError = errorLine(null);
+    if (topError) page.append(topError);
     if (!state.page && !state.error) page.append(h("p", { class: "page-message loading", text: "…" }));
     if (!safeGet(PROFILE_KEY)) page.append(h("p", {}, h("a", { class: "button", href: "/me", text: t("group.to_profile") })));
     if (state.page) {

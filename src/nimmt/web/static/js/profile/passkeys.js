@@ -52,14 +52,16 @@ function unavailable() {
   return h("p", { class: "muted", id: "passkeys-unavailable", text: t("profile.passkeys_unavailable") });
 }
 
-/** The signed-in profile's passkeys; `run` is the page's way of doing something and reloading. */
-export function passkeysEl(passkeys, run, state) {
+/** The signed-in profile's passkeys; `run` is the page's way of doing something and reloading;
+ * `error`: what went wrong here, shown in the section (or null). */
+export function passkeysEl(passkeys, run, state, error = null) {
   const available = passkeysAvailable(window);
   const name = h("input", { id: "passkey-name", maxlength: "24", autocomplete: "off", value: state.passkeyName || "",
     on: { input: () => { state.passkeyName = name.value; } } });
   return h("section", { class: "panel", id: "passkeys", "aria-labelledby": "passkeys-title" },
     h("h2", { id: "passkeys-title", text: t("profile.passkeys") }),
     h("p", { text: t("profile.passkeys_intro") }),
+    error,
     passkeys.length
       ? h("ul", { class: "plain-list", id: "passkey-list" }, passkeys.map((key) => h("li", {},
         h("strong", { text: key.name || t("profile.passkey_unnamed") }), " · ",
@@ -88,10 +90,11 @@ export function passkeysEl(passkeys, run, state) {
 
 /** "Sign in with a passkey" for a browser signed in to no profile; `signedIn(made)` keeps
  * the new device secret. */
-export function passkeySignInEl(run, signedIn) {
+export function passkeySignInEl(run, signedIn, error = null) {
   return h("section", { class: "panel", id: "passkey-signin", "aria-labelledby": "passkey-signin-title" },
     h("h2", { id: "passkey-signin-title", text: t("profile.have_profile") }),
     h("p", { text: t("profile.have_profile_intro") }),
+    error,
     passkeysAvailable(window) ? signInButton(run, signedIn, "passkey-signin-button", "button") : unavailable());
 }
 
