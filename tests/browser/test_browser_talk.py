@@ -212,7 +212,10 @@ def test_a_spectator_who_writes_is_never_taken_for_a_seated_person(
     open_talk(ana)
     ana.locator(".talk-settings summary").click()
     ana.locator("#talk-spectators").check()
+    assert "null" not in ana.locator(".talk-settings").inner_text()  # the parts not shown
     open_talk(watcher)
+    watcher.locator(".talk-settings summary").click()
+    assert "null" not in watcher.locator(".talk-settings").inner_text()
     expect(watcher.locator("#talk-input")).to_be_visible()
     say(watcher, "I will take the 55")
     line = ana.locator(".talk-line").filter(has_text="I will take the 55")
