@@ -53,7 +53,7 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
 
     # Ben and Cal choose their cards: Ana's seat waits, nobody chooses for her.
     for page in (ben, cal):
-        page.locator(".hand .card").first.click()
+        page.locator(".hand .card").last.click()  # no row to choose: the turn goes on
         expect(page.locator(".hand .card.lifted")).to_have_count(1)
     summary = server.api("GET", f"/api/tables/{code}")
     assert summary["absence"]["stand_ins"] == []
@@ -82,6 +82,11 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
     ana = ana_context.new_page()
     ana.goto(f"/t/{code}")
     expect(ana.locator("#notice")).to_contain_text("You are back: you decide again")
+    back = server.api("GET", f"/api/tables/{code}")
+    if 0 in back["absence"]["card_stands"] and back["phase"] == "choosing_cards":
+        # The bot had chosen her card of this turn: it stands, and the page says so.
+        expect(ana.locator("#status")).to_contain_text("it stands")
+        expect(ana.locator(".hand.idle")).to_have_count(1)
     for page in (ben, cal):
         expect(page.locator("#notice")).to_contain_text("Ana is back and plays again.")
     deadline = time.monotonic() + 60

@@ -95,6 +95,11 @@ describe("status and labels", () => {
     assert.equal(statusText(view(), {}, words()), "table.prompt_others_choosing(names=Ana & Cleo)");
   });
 
+  test("back at the seat: the card the bot chose stands, and it is not yours to change", () => {
+    assert.equal(statusText(view(), { chosen: 17, cardStands: true }, words(0)), "table.prompt_card_stands(card=17,names=Cleo)");
+    assert.equal(statusText(view({ waiting_for: [0] }), { chosen: 17, cardStands: true }, words(0)), "table.prompt_revealing()");
+  });
+
   test("before the deal: how many human seats are taken", () => {
     const seats = [{ kind: "human", occupied: true }, { kind: "bot", occupied: true }, { kind: "human", occupied: false }];
     assert.equal(statusText(view({ phase: "waiting" }), { tableSeats: seats }, words()), "table.prompt_waiting_players(count=1,total=2)");
@@ -177,6 +182,7 @@ describe("catalogues", () => {
       for (const w of [recording, other, { ...recording, me: null }]) {
         statusText(v, { tableSeats: [], chosen: null }, w);
         statusText(v, { tableSeats: [], chosen: 4 }, w);
+        statusText(v, { tableSeats: [], chosen: 4, cardStands: true }, w);
       }
       infoText(v, recording.t);
       emptyHandText(phase, recording.t);

@@ -7,6 +7,10 @@
 import { h } from "../dom.js";
 import { botLabel } from "../kit/text.js";
 
+/** The card a bot chose for seat `me` before its person came back stands for this turn. */
+export const cardStandsFor = (table, me) =>
+  Boolean(table && table.absence && (table.absence.card_stands || []).includes(me));
+
 /** Where things stand for this page: `{ absent, proposal, standIns, cardStands }`, or null. */
 export function absenceStatus(table, me) {
   const info = table && table.absence;
@@ -24,7 +28,7 @@ export function absenceStatus(table, me) {
       waitingFor: (proposal.needed || []).filter((seat) => !(proposal.agreed || []).includes(seat)),
     },
     standIns,
-    cardStands: (info.card_stands || []).includes(me),
+    cardStands: cardStandsFor(table, me),
   };
 }
 
