@@ -86,6 +86,7 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
     if 0 in back["absence"]["card_stands"] and back["phase"] == "choosing_cards":
         # The bot had chosen her card of this turn: it stands, and the page says so.
         expect(ana.locator("#status")).to_contain_text("it stands")
+        expect(ana.locator("#absence-title")).to_have_text("You are back")
         expect(ana.locator(".hand.idle")).to_have_count(1)
     for page in (ben, cal):
         expect(page.locator("#notice")).to_contain_text("Ana is back and plays again.")
