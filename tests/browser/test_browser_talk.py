@@ -61,6 +61,10 @@ def test_two_people_chat_and_react_and_a_spectator_writes_only_when_allowed(
     expect(ben.locator('.seat[data-seat="0"] .talk-bubble')).to_have_text(
         "<b>Hello</b> Ben, good luck!"
     )
+    # The bubble leaves the seat's state readable: it covers at most its lowest 4 px.
+    state = ben.locator('.seat[data-seat="0"] .seat-state').bounding_box()
+    bubble = ben.locator('.seat[data-seat="0"] .talk-bubble').bounding_box()
+    assert state and bubble and bubble["y"] >= state["y"] + state["height"] - 4, (state, bubble)
     open_talk(ben)
     line = ben.locator(".talk-line").filter(has_text="Hello")
     expect(line.locator(".talk-name")).to_have_text("Ana")
