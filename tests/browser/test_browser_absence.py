@@ -1,13 +1,17 @@
 """An absent player in real browsers (issue 19): three people at a table, one closes the page;
 once the table's delay has passed the two others see it, one proposes that a bot plays the seat,
-nothing happens until the second agrees, and then the bot plays it. The page with the proposal
-shown has no serious axe violation."""
+nothing happens until the second agrees, and then the bot plays it. When she opens the table
+again she decides again, from her next decision on: the table waits for her card. The page with
+the proposal shown has no serious axe violation."""
 
 from __future__ import annotations
 
+import contextlib
+import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from tests.browser.browser_helpers import Server
 from tests.browser.test_browser_pages import AXE, axe_violations
@@ -29,6 +33,7 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
     made = server.api("POST", "/api/tables", {"seats": [{"kind": "human"}] * 3, "away_seconds": 2})
     code = made["code"]
     ana, ben, cal = new_page(), new_page(), new_page()
+    ana_context = ana.context
     for page, name in ((ana, "Ana"), (ben, "Ben"), (cal, "Cal")):
         take_seat(page, code, name)
     for page in (ana, ben, cal):
@@ -36,9 +41,11 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
 
     ana.close()  # Ana leaves without a word
     for page in (ben, cal):
-        expect(page.locator("#absence")).to_contain_text("Ana has been away for 0 minutes.")
+        expect(page.locator("#absence")).to_contain_text(
+            "Ana has been away for less than a minute."
+        )
     ben.click('[data-focus="absence-propose-0"]')
-    rest = " that medium plays for Ana until they return."
+    rest = " that a bot (medium) plays for Ana until they return."
     rest += " It happens only when everyone present agrees."
     expect(ben.locator("#absence-proposal")).to_have_text("You propose" + rest)
     expect(cal.locator("#absence-proposal")).to_have_text("Ben proposes" + rest)
@@ -46,7 +53,7 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
 
     # Ben and Cal choose their cards: Ana's seat waits, nobody chooses for her.
     for page in (ben, cal):
-        page.locator(".hand .card").first.click()
+        page.locator(".hand .card").last.click()  # no row to choose: the turn goes on
         expect(page.locator(".hand .card.lifted")).to_have_count(1)
     summary = server.api("GET", f"/api/tables/{code}")
     assert summary["absence"]["stand_ins"] == []
@@ -56,7 +63,9 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
 
     cal.click('[data-focus="absence-agree"]')
     for page in (ben, cal):
-        expect(page.locator("#absence")).to_contain_text("plays for Ana until they return.")
+        expect(page.locator("#absence")).to_contain_text(
+            "A bot (medium) plays for Ana until they return."
+        )
     # The bot plays Ana's seat: the turn is revealed and the next one begins.
     for page in (ben, cal):
         expect(page.locator(".hand .card")).to_have_count(9, timeout=20000)
@@ -66,3 +75,34 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
         return bool(absence["stand_ins"] == [{"seat": 0, "bot": "medium"}])
 
     wait_until(handed_over, message="the handover is not in the summary")
+
+    # Ana comes back (her browser kept the seat's token). The others hear it, and so does she,
+    # by name; from her next decision on the table waits for her, not for the bot (a card the
+    # bot had already chosen for her in this turn stands; a row choice of Cal's may come first).
+    ana = ana_context.new_page()
+    ana.goto(f"/t/{code}")
+    expect(ana.locator("#notice")).to_contain_text("You are back: you decide again")
+    back = server.api("GET", f"/api/tables/{code}")
+    if 0 in back["absence"]["card_stands"] and back["phase"] == "choosing_cards":
+        # The bot had chosen her card of this turn: it stands, and the page says so.
+        expect(ana.locator("#status")).to_contain_text("it stands")
+        expect(ana.locator("#absence-title")).to_have_text("You are back")
+        expect(ana.locator(".hand.idle")).to_have_count(1)
+    for page in (ben, cal):
+        expect(page.locator("#notice")).to_contain_text("Ana is back and plays again.")
+    deadline = time.monotonic() + 60
+    while not ana.locator(".hand:not(.idle) .card").count():
+        assert time.monotonic() < deadline, "Ana was never asked for a card again"
+        for page in (ben, cal):
+            with contextlib.suppress(PlaywrightTimeoutError):
+                if page.locator(".rows.choosing").count():
+                    page.locator('.row[data-row="0"]').click(timeout=1000)
+                elif (
+                    page.locator(".hand:not(.idle) .card").count()
+                    and not page.locator(".hand .card.lifted").count()
+                ):
+                    page.locator(".hand:not(.idle) .card").last.click(timeout=1000)
+        time.sleep(0.05)  # a poll of the pages, not a timing assertion
+    assert server.api("GET", f"/api/tables/{code}")["absence"]["stand_ins"] == []
+    ana.locator(".hand:not(.idle) .card").first.click()
+    expect(ana.locator(".hand .card.lifted")).to_have_count(1)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE = {"width": 390, "height": 844}
 
 
@@ -23,6 +25,8 @@ def test_two_people_a_group_and_a_device_link(new_page: Callable[..., Any], tmp_
     ana = new_page()
     ana.goto("/me")
     make_profile(ana, "Ana")
+    assert ana.locator(".history-figures").count() == 0  # no row of zeros before a first game
+    assert "No finished game yet." in ana.inner_text("#history")
     ana.screenshot(path=str(tmp_path / "profile-en-desktop.png"), full_page=True)
     ana.fill("#group-name", "Thursdays at Ana's")
     ana.get_by_role("button", name="Open a group").click()
@@ -63,3 +67,33 @@ def test_two_people_a_group_and_a_device_link(new_page: Callable[..., Any], tmp_
     phone.wait_for_selector("#standings")
     assert "Ben" in phone.inner_text("#standings")
     phone.screenshot(path=str(tmp_path / "group-en-phone.png"), full_page=True)
+
+
+def test_a_device_signed_out_or_a_profile_deleted_leaves_the_page_signed_out(
+    new_page: Callable[..., Any],
+) -> None:
+    """After "Sign out" for this device, or deleting the profile, the page shows what a
+    browser without a profile sees, not the profile that is gone."""
+    for button in ("Sign out", "Delete my profile"):
+        page = new_page()
+        page.goto("/me")
+        make_profile(page, "Zed")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name=button).click()
+        page.wait_for_selector("#profile-create")
+        assert page.locator("#history").count() == 0
+        assert page.evaluate("localStorage.getItem('nimmt.profile')") is None
+
+
+def test_a_refusal_shows_where_it_was_asked_for(new_page: Callable[..., Any]) -> None:
+    """On a phone the groups' form is below the avatars: its refusal shows beside it, not at
+    the top of the page, out of sight."""
+    page = new_page(viewport=PHONE)
+    page.goto("/me")
+    make_profile(page, "Zed")
+    page.fill("#group-name", "Odd\u202ename")  # a character that turns text: refused
+    page.get_by_role("button", name="Open a group").click()
+    error = page.locator(".panel:has(#group-name) .form-error")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    assert page.locator(".profile-page > .form-error").count() == 0

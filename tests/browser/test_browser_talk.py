@@ -61,6 +61,10 @@ def test_two_people_chat_and_react_and_a_spectator_writes_only_when_allowed(
     expect(ben.locator('.seat[data-seat="0"] .talk-bubble')).to_have_text(
         "<b>Hello</b> Ben, good luck!"
     )
+    # The bubble leaves the seat's state readable: it covers at most its lowest 4 px.
+    state = ben.locator('.seat[data-seat="0"] .seat-state').bounding_box()
+    bubble = ben.locator('.seat[data-seat="0"] .talk-bubble').bounding_box()
+    assert state and bubble and bubble["y"] >= state["y"] + state["height"] - 4, (state, bubble)
     open_talk(ben)
     line = ben.locator(".talk-line").filter(has_text="Hello")
     expect(line.locator(".talk-name")).to_have_text("Ana")
@@ -195,3 +199,31 @@ def test_sounds_stay_off_until_turned_on_and_a_hidden_tab_is_told_its_turn(
     assert ana.evaluate("window.__tones") > tones  # the cards placed, and the new turn
     notes = ana.evaluate("window.__notes")
     assert notes and notes[-1] == ["Your turn", f"Table {made['code']} is waiting for you."]
+
+
+def test_a_spectator_who_writes_is_never_taken_for_a_seated_person(
+    server: Server, new_page: Any
+) -> None:
+    """A spectator's browser may remember any name, a seated person's too (Ana watching from her
+    phone, or someone pretending): their lines say they are watching."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    made = server.api("POST", "/api/tables", {"seats": seats, "name": "Ana"})
+    code = made["code"]
+    ana = seated_page(new_page, code, made["token"])
+    watcher = new_page(locale="de-DE")
+    watcher.add_init_script("localStorage.setItem('nimmt.name', 'Ana')")
+    watcher.goto(f"/t/{code}")
+    open_talk(ana)
+    ana.locator(".talk-settings summary").click()
+    ana.locator("#talk-spectators").check()
+    assert "null" not in ana.locator(".talk-settings").inner_text()  # the parts not shown
+    open_talk(watcher)
+    watcher.locator(".talk-settings summary").click()
+    assert "null" not in watcher.locator(".talk-settings").inner_text()
+    expect(watcher.locator("#talk-input")).to_be_visible()
+    say(watcher, "I will take the 55")
+    line = ana.locator(".talk-line").filter(has_text="I will take the 55")
+    expect(line.locator(".talk-name")).to_have_text("Ana (watching)")
+    say(ana, "No, I will")
+    line = watcher.locator(".talk-line").filter(has_text="No, I will")
+    expect(line.locator(".talk-name")).to_have_text("Ana")

@@ -6,8 +6,8 @@ import { readFile } from "node:fs/promises";
 import { before, describe, test } from "node:test";
 
 import { setLanguage, t } from "../../src/nimmt/web/static/js/i18n.js";
-import { eveningText, formatDecimal, personName } from "../../src/nimmt/web/static/js/profile/people.js";
-import { figuresText } from "../../src/nimmt/web/static/js/profile/history.js";
+import { eveningText, formatDay, formatDecimal, formatWhen, personName } from "../../src/nimmt/web/static/js/profile/people.js";
+import { figuresText, gameFiguresText, perRoundSeries, resultText } from "../../src/nimmt/web/static/js/profile/history.js";
 import { ratingLines, tickGames } from "../../src/nimmt/web/static/js/group/rating.js";
 
 const I18N = new URL("../../src/nimmt/web/static/i18n/", import.meta.url);
@@ -59,6 +59,13 @@ describe("names and numbers", () => {
     assert.equal(personName({ name: "Ana", profile: "p1" }), "Ana");
   });
 
+  test("a bot seat's own name is said in the page's language", async () => {
+    await setLanguage("de");
+    assert.equal(personName({ name: "Bot 3 (greedy)", kind: "bot", profile: null, bot_name: { bot: "greedy", number: 3 } }), "Bot 3 (gierig)");
+    assert.equal(personName({ name: "Bot 2 (mc:64)", kind: "bot", profile: null, bot_name: { bot: "mc:64", number: 2 } }), "Bot 2 (mc:64)");
+    assert.equal(personName({ name: "Dee", kind: "bot", profile: null, bot_name: null }), "Dee");
+  });
+
   test("decimals take the language's separator", () => {
     assert.equal(formatDecimal(10.79, 2, "de"), "10,79");
     assert.equal(formatDecimal(3.25, 1, "fr"), "3,3");
@@ -72,7 +79,7 @@ describe("the evening's line", () => {
     date: "2026-12-01",
     games: 3,
     players: [
-      { name: "Bot 3 (greedy)", profile: null, kind: "bot", wins: 1 },
+      { name: "Bot 3 (greedy)", profile: null, kind: "bot", bot_name: { bot: "greedy", number: 3 }, wins: 1 },
       { name: "Cy", profile: null, kind: "human", wins: 2 },
       { name: "Ben", profile: "b", kind: "human", wins: 1 },
       { name: "Ana", profile: "a", kind: "human", wins: 0 },
@@ -82,12 +89,18 @@ describe("the evening's line", () => {
   test("members first, then a guest and a bot said to be one; nobody without a win", async () => {
     await setLanguage("en");
     assert.equal(eveningText(evening),
-      "3 games; won by Ben (1 win), the guest Cy (2 wins), and the bot Bot 3 (greedy) (1 win)");
+      "3 games; won by Ben (1 win), the guest Cy (2 wins), and Bot 3 (greedy, 1 win)");
     await setLanguage("de");
     assert.equal(eveningText(evening),
-      "3 Partien; gewonnen von Ben (1 Sieg), dem Gast Cy (2 Siege) und dem Bot Bot 3 (greedy) (1 Sieg)");
+      "3 Partien; gewonnen von Ben (1 Sieg), dem Gast Cy (2 Siege) und Bot 3 (gierig, 1 Sieg)");
     await setLanguage("fr");
-    assert.match(eveningText(evening), /^3 parties\u202f; gagnants\u202f: Ben \(1 victoire\), l’invité Cy \(2 victoires\) et le bot/);
+    assert.match(eveningText(evening), /^3 parties\u202f; gagnants\u202f: Ben \(1 victoire\), l’invité Cy \(2 victoires\) et Bot 3 \(glouton, 1 victoire\)$/);
+  });
+
+  test("a bot playing on under a person's name is said to be a bot", async () => {
+    await setLanguage("en");
+    const left = { games: 1, players: [{ name: "Dee", profile: null, kind: "bot", bot_name: null, wins: 1 }] };
+    assert.equal(eveningText(left), "1 game; won by the bot Dee (1 win)");
   });
 
   test("one game, no winner listed: just the count", async () => {
@@ -120,5 +133,44 @@ describe("the rating plot", () => {
     assert.equal(many[0], 0);
     assert.equal(many.at(-1), 39);
     assert.ok(many.length <= 8, String(many));
+  });
+});
+
+describe("times", () => {
+  test("a game's moment to the minute, in the page's language and the reader's time zone", () => {
+    const when = "2026-12-02T20:15:42Z";
+    assert.match(formatWhen(when, "de"), /^\d{2}\.\d{2}\.2026, \d{2}:\d{2}$/);
+    assert.doesNotMatch(formatWhen(when, "en"), /:42/); // no seconds
+    assert.match(formatDay(when, "fr"), /^\d{1,2} déc\. 2026$/);
+  });
+});
+
+describe("a person's games, one by one", () => {
+  const game = (over) => ({
+    table: "ABCDEF", game: 1, finished_at: "2026-12-02T20:15:00Z", total: 24, winner: false, place: 3,
+    players: [{}, {}, {}, {}], bullheads_per_round: 8, clean_rounds: 1, rows_taken: 4, decision_loss: null, ...over,
+  });
+
+  test("the result with its place among the players and the bullheads' plural", async () => {
+    await setLanguage("en");
+    assert.equal(resultText(game()), "place 3 of 4 with 24 bullheads");
+    assert.equal(resultText(game({ winner: true, place: 1, total: 1 })), "won with 1 bullhead");
+    await setLanguage("de");
+    assert.equal(resultText(game()), "Platz 3 von 4 mit 24 Hornochsen");
+    await setLanguage("fr");
+    assert.equal(resultText(game({ place: 2 })), "2e sur 4 avec 24 têtes de bœuf");
+  });
+
+  test("each game's own figures, the coach's review when there is one", async () => {
+    await setLanguage("en");
+    assert.equal(gameFiguresText(game()), "8.00 bullheads per round · 1 round without a bullhead · 4 rows taken");
+    assert.match(gameFiguresText(game({ decision_loss: 3.4 })), / · the coach's review: 3\.4 bullheads lost to your own decisions$/);
+  });
+
+  test("the plot's line: bullheads per round, oldest game first", async () => {
+    await setLanguage("en");
+    const [line] = perRoundSeries([game({ game: 3, bullheads_per_round: 5 }), game({ game: 2, bullheads_per_round: null }), game({ game: 1 })], "#123456");
+    assert.equal(line.colour, "#123456");
+    assert.deepEqual(line.rating_over_time.map((point) => [point.game, point.rating]), [[1, 8], [3, 5]]);
   });
 });

@@ -64,6 +64,12 @@ describe("event sentences", () => {
     assert.equal(eventSentence({ type: "seat_left", seat: 1, bot: "odd" }, words()).text, "events.seat_left_bot(name=Ben,bot=odd)");
   });
 
+  test("a person back at their seat: the others hear who, they hear that it is them", () => {
+    const event = { type: "seat_reclaimed", seat: 0, card_stands: true };
+    assert.deepEqual(eventSentence(event, words(1)), { text: "events.seat_reclaimed(name=Ana)", notice: true });
+    assert.deepEqual(eventSentence(event, words(0)), { text: "events.you_reclaimed()", notice: true });
+  });
+
   test("an event that says nothing gives null", () => {
     assert.equal(eventSentence({ type: "something_new" }, words()), null);
   });
@@ -87,6 +93,11 @@ describe("status and labels", () => {
     assert.equal(statusText(view(), { chosen: 17 }, words(0)), "table.prompt_chosen_wait(card=17,names=Cleo)");
     assert.equal(statusText(view({ waiting_for: [0] }), { chosen: 17 }, words(0)), "table.prompt_revealing()");
     assert.equal(statusText(view(), {}, words()), "table.prompt_others_choosing(names=Ana & Cleo)");
+  });
+
+  test("back at the seat: the card the bot chose stands, and it is not yours to change", () => {
+    assert.equal(statusText(view(), { chosen: 17, cardStands: true }, words(0)), "table.prompt_card_stands(card=17,names=Cleo)");
+    assert.equal(statusText(view({ waiting_for: [0] }), { chosen: 17, cardStands: true }, words(0)), "table.prompt_revealing()");
   });
 
   test("before the deal: how many human seats are taken", () => {
@@ -159,6 +170,10 @@ describe("catalogues", () => {
       { type: "player_joined", seat: 1, name: "Ben" },
       { type: "seat_left", seat: 0 },
       { type: "seat_left", seat: 0, bot: "medium" },
+      { type: "handover_proposed", seat: 0, by: 1, bot: "medium" },
+      { type: "handover_cancelled", seat: 0, by: 1, reason: "declined" },
+      { type: "seat_handed_over", seat: 0, bot: "medium" },
+      { type: "seat_reclaimed", seat: 0 },
     ];
     for (const event of events) for (const w of [recording, other]) eventSentence(event, w);
     const phases = ["waiting", "choosing_cards", "choosing_row", "dealing", "game_over"];
@@ -167,6 +182,7 @@ describe("catalogues", () => {
       for (const w of [recording, other, { ...recording, me: null }]) {
         statusText(v, { tableSeats: [], chosen: null }, w);
         statusText(v, { tableSeats: [], chosen: 4 }, w);
+        statusText(v, { tableSeats: [], chosen: 4, cardStands: true }, w);
       }
       infoText(v, recording.t);
       emptyHandText(phase, recording.t);

@@ -16,7 +16,8 @@ from typing import Any
 from nimmt.server.assisting import AssistDesk
 from nimmt.server.book import TableBook
 from nimmt.server.errors import ServiceError
-from nimmt.server.players import Players
+from nimmt.server.players import DEFAULT_AWAY_SECONDS, Players
+from nimmt.server.serialize import iso
 from nimmt.server.standings import RECENT_GAMES, evenings, game_summary, standings
 from nimmt.server.storage.people import Group, PeopleLimitError, PeopleStore, Profile, SeatLink
 from nimmt.server.table import CODE_ALPHABET, SeatSpec, clean_name, hash_token
@@ -77,7 +78,7 @@ class Groups:
                     "name": m.profile.name,
                     "emoji": m.profile.emoji,
                     "colour": m.profile.colour,
-                    "joined_at": m.joined_at.isoformat(),
+                    "joined_at": iso(m.joined_at),
                     "owner": m.profile.id == group.owner_id,
                 }
                 for m in members
@@ -141,11 +142,21 @@ class Groups:
         await self.book.read(self.people.leave_group, group.code, profile.id)
 
     async def open_table(
-        self, profile: Profile, code: str, seats: Sequence[SeatSpec], *, coach: bool = False
+        self,
+        profile: Profile,
+        code: str,
+        seats: Sequence[SeatSpec],
+        *,
+        coach: bool = False,
+        away_seconds: int = DEFAULT_AWAY_SECONDS,
     ) -> dict[str, Any]:
-        """A table played online for the group; the profile takes its first seat."""
+        """A table played online for the group, with the options of any table (the coach, the
+        delay before an absent person's seat may be handed to a bot); the profile takes its
+        first seat."""
         group = await self.member_of(profile, code)
-        table = await self.players.create_table(seats, profile.name, coach=coach)
+        table = await self.players.create_table(
+            seats, profile.name, coach=coach, away_seconds=away_seconds
+        )
         await self.book.read(self.people.add_group_table, table, group.code)
         seat, token = await self.players.join(table, profile.name)
         await self.book.read(
@@ -189,8 +200,9 @@ def group_json(group: Group, viewer: Profile) -> dict[str, Any]:
         "code": group.code,
         "name": group.name,
         "url": f"/g/{group.code}",
-        "created_at": group.created_at.isoformat(),
-        "owner": group.owner_id == viewer.id,
+        "created_at": iso(group.created_at),
+        # Whether the viewer manages the invite: they opened the group, or its opener left it.
+        "owner": group.owner_id in (None, viewer.id),
         "invite_open": group.invite_hash is not None,
     }
 

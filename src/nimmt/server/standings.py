@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from nimmt.server.serialize import bot_display_name, iso
 from nimmt.server.storage.people import GameResult, Member, ResultSeat
 
 RECENT_GAMES = 20
@@ -43,6 +46,18 @@ CSV_COLUMNS = (
 
 def replay_url(result: GameResult) -> str:
     return f"/t/{result.table}/replay?game={result.game}"
+
+
+_BOT_NAME = re.compile(r"Bot \d+ \((.+)\)")
+
+
+def bot_name(seat: ResultSeat) -> dict[str, Any] | None:
+    """A bot seat's own name (``Bot 3 (greedy)``) in parts, as in a table's summary, so that a
+    client says it in its reader's language; ``None`` for a person, or a bot under their name."""
+    match = _BOT_NAME.fullmatch(seat.name)
+    if seat.kind != "bot" or match is None or seat.name != bot_display_name(match[1], seat.seat):
+        return None
+    return {"bot": match[1], "number": seat.seat + 1}
 
 
 def rating_key(seat: ResultSeat) -> str:
@@ -111,7 +126,7 @@ def rate(
                 {
                     "table": result.table,
                     "game": result.game,
-                    "finished_at": result.finished_at.isoformat(),
+                    "finished_at": iso(result.finished_at),
                     "rating": round(rating.ordinal(), 2),
                 }
             )
@@ -145,16 +160,15 @@ def standings(results: Sequence[GameResult], members: Sequence[Member]) -> list[
                 "rating_over_time": over_time.get(key, []),
             }
         )
-    lines.sort(
-        key=lambda line: (
-            -line["rating"],
-            -line["wins"],
-            line["bullheads_per_round"] or 0.0,
-            line["name"].casefold(),
-        )
-    )
-    for rank, line in enumerate(lines, 1):
-        line["rank"] = rank
+
+    def standing(line: dict[str, Any]) -> tuple[float, int, float]:
+        return (-line["rating"], -line["wins"], line["bullheads_per_round"] or 0.0)
+
+    lines.sort(key=lambda line: (*standing(line), line["name"].casefold()))
+    # Members who stand exactly alike share a rank (1, 1, 3), as before anyone has played.
+    for index, line in enumerate(lines):
+        alike = index and standing(lines[index - 1]) == standing(line)
+        line["rank"] = lines[index - 1]["rank"] if alike else index + 1
     return lines
 
 
@@ -163,7 +177,7 @@ def game_summary(result: GameResult) -> dict[str, Any]:
     return {
         "table": result.table,
         "game": result.game,
-        "finished_at": result.finished_at.isoformat(),
+        "finished_at": iso(result.finished_at),
         "real_cards": result.real,
         "rounds": result.rounds,
         "replay": replay_url(result),
@@ -172,6 +186,7 @@ def game_summary(result: GameResult) -> dict[str, Any]:
                 "seat": seat.seat,
                 "name": seat.name,
                 "kind": seat.kind,
+                "bot_name": bot_name(seat),
                 "profile": seat.profile_id,
                 "total": seat.total,
                 "winner": seat.winner,
@@ -181,15 +196,26 @@ def game_summary(result: GameResult) -> dict[str, Any]:
     }
 
 
+EVENING_GAP = timedelta(hours=6)
+"""A pause this long between two games starts a new evening."""
+
+
 def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, Any]]:
-    """The games of each day (UTC), newest day first: how many, who won, the bullheads."""
-    days: dict[str, list[GameResult]] = defaultdict(list)
-    for result in results:
-        days[result.finished_at.date().isoformat()].append(result)
+    """The group's evenings, newest first: games each less than :data:`EVENING_GAP` after the
+    one before (so that an evening past midnight, anywhere on earth, stays one); how many, who
+    won, the bullheads. ``date`` is the UTC day of its first game; clients show its
+    ``first_game_at`` (when its first game finished; ``last_game_at``: its last) in their
+    reader's time zone."""
+    sessions: list[list[GameResult]] = []
+    for result in sorted(results, key=lambda r: r.finished_at):
+        if sessions and result.finished_at - sessions[-1][-1].finished_at < EVENING_GAP:
+            sessions[-1].append(result)
+        else:
+            sessions.append([result])
     summaries = []
-    for day in sorted(days, reverse=True)[:limit]:
+    for games in reversed(sessions[-limit:]):
         people: dict[str, dict[str, Any]] = {}
-        for result in days[day]:
+        for result in games:
             for seat in result.seats:
                 line = people.setdefault(
                     rating_key(seat),
@@ -197,6 +223,7 @@ def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, An
                         "name": seat.name,
                         "profile": seat.profile_id,
                         "kind": seat.kind,
+                        "bot_name": bot_name(seat),
                         "games": 0,
                         "wins": 0,
                         "bullheads": 0,
@@ -206,7 +233,15 @@ def evenings(results: Sequence[GameResult], limit: int = 5) -> list[dict[str, An
                 line["wins"] += seat.winner
                 line["bullheads"] += seat.total
         ranked = sorted(people.values(), key=lambda p: (-p["wins"], p["bullheads"], p["name"]))
-        summaries.append({"date": day, "games": len(days[day]), "players": ranked})
+        summaries.append(
+            {
+                "date": iso(games[0].finished_at)[:10],
+                "first_game_at": iso(games[0].finished_at),
+                "last_game_at": iso(games[-1].finished_at),
+                "games": len(games),
+                "players": ranked,
+            }
+        )
     return summaries
 
 

@@ -183,3 +183,71 @@ def test_standings_download_as_csv(make_client: Any) -> None:
     data = client.get(f"/api/groups/{group}/standings", headers=auth(ana_secret)).json()
     assert data["games"] == 0
     assert {line["name"] for line in data["standings"]} == {"=cmd", "Ben"}
+
+
+def times_in(data: Any) -> list[str]:
+    """Every ``..._at`` value anywhere in a JSON answer."""
+    if isinstance(data, dict):
+        found = [str(v) for k, v in data.items() if k.endswith("_at") and v is not None]
+        return found + [t for v in data.values() for t in times_in(v)]
+    if isinstance(data, list):
+        return [t for v in data for t in times_in(v)]
+    return []
+
+
+def test_every_time_in_the_people_routes_is_utc_with_a_z(make_client: Any) -> None:
+    """docs/protocol.md's convention for every time on the wire, as the tables' routes keep it."""
+    client = make_client()
+    group, (_ana, ana_secret), (_ben, ben_secret) = two_members(client)
+    play_group_table(client, group, ana_secret, ben_secret)
+    group_page_with_games(client, group, ana_secret, 1)
+    answers = [
+        client.get("/api/profile", headers=auth(ana_secret)).json(),
+        client.post("/api/profile/link", headers=auth(ana_secret)).json(),
+        client.get("/api/profile/history", headers=auth(ana_secret)).json(),
+        client.get("/api/groups", headers=auth(ana_secret)).json(),
+        client.get(f"/api/groups/{group}", headers=auth(ana_secret)).json(),
+        client.get(f"/api/groups/{group}/standings", headers=auth(ana_secret)).json(),
+    ]
+    times = times_in(answers)
+    assert len(times) >= 10, times
+    assert all(time.endswith("Z") and "+" not in time for time in times), times
+
+
+def test_a_group_table_takes_the_options_of_any_table(make_client: Any) -> None:
+    """The coach and the delay before an absent person's seat may go to a bot, set by the
+    person who opens the table for the group as on the start page; out of range, no table."""
+    client = make_client()
+    group, (_ana, ana_secret), _ben = two_members(client)
+    body = {"seats": [HUMAN, HUMAN, BOT], "coach": True, "away_seconds": 300}
+    made = client.post(f"/api/groups/{group}/tables", json=body, headers=auth(ana_secret))
+    assert made.status_code == 201, made.text
+    summary = client.get(f"/api/tables/{made.json()['code']}").json()
+    assert summary["coach"] is True
+    assert summary["absence"]["away_seconds"] == 300
+    plain = {"seats": [HUMAN, HUMAN]}
+    made = client.post(f"/api/groups/{group}/tables", json=plain, headers=auth(ana_secret))
+    assert client.get(f"/api/tables/{made.json()['code']}").json()["absence"]["away_seconds"] == 120
+    refused = client.post(
+        f"/api/groups/{group}/tables", json={**plain, "away_seconds": 1}, headers=auth(ana_secret)
+    )
+    assert refused.status_code == 422
+    assert refused.json()["error"]["code"] == "bad_request"
+
+
+def test_an_owner_who_leaves_hands_the_invite_to_the_members(make_client: Any) -> None:
+    """Else nobody could ever invite anyone again: the members left behind manage it, as when
+    the owner's profile is deleted."""
+    client = make_client()
+    group, (_ana, ana_secret), (_ben, ben_secret) = two_members(client)
+    assert client.post(f"/api/groups/{group}/leave", headers=auth(ana_secret)).json() == {
+        "left": True
+    }
+    page = client.get(f"/api/groups/{group}", headers=auth(ben_secret)).json()
+    assert page["group"]["owner"] is True
+    assert [m["name"] for m in page["members"]] == ["Ben"]
+    token = invite(client, group, ben_secret)
+    _cy, cy_secret = make_profile(client, "Cy")
+    joined = client.post("/api/groups/join", json={"invite": token}, headers=auth(cy_secret))
+    assert joined.status_code == 200, joined.text
+    assert client.get(f"/api/groups/{group}", headers=auth(ana_secret)).status_code == 404

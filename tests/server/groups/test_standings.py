@@ -3,9 +3,10 @@ bullheads per round, rounds without a bullhead, and the Plackett-Luce rating gam
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from nimmt.server.standings import evenings, history, standings
+from nimmt.server.standings import evenings, game_summary, history, standings
 from nimmt.server.storage.people import GameResult, Member, Profile, ResultSeat
 
 START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
@@ -71,6 +72,13 @@ def test_a_member_who_never_played_is_listed_with_nothing() -> None:
     assert line["rating_over_time"] == []
 
 
+def test_members_who_stand_alike_share_a_rank() -> None:
+    """Before anyone has played, nobody is first: everybody shares rank 1 (listed by name)."""
+    lines = standings([], MEMBERS)
+    assert [(line["name"], line["rank"]) for line in lines] == [("Ana", 1), ("Ben", 1), ("Cy", 1)]
+    assert [line["rank"] for line in standings(GAMES, MEMBERS)] == [1, 2, 3]
+
+
 def test_an_evening_sums_up_its_games_and_a_history_lists_a_persons() -> None:
     (evening,) = evenings(GAMES)
     assert evening["date"] == "2025-03-06"
@@ -80,3 +88,54 @@ def test_an_evening_sums_up_its_games_and_a_history_lists_a_persons() -> None:
     assert [game["game"] for game in mine["games"]] == [2, 1]  # newest first
     assert [game["place"] for game in mine["games"]] == [2, 1]
     assert mine["totals"]["wins"] == 1
+
+
+def test_a_bots_own_name_comes_in_parts_for_the_readers_language() -> None:
+    """``Bot 3 (greedy)`` is stored in English; like a table's summary, a game's and an
+    evening's players carry its parts, so that a page says "Bot 3 (gierig)". A bot playing on
+    under a person's name, and a person named like a bot, carry none."""
+
+    def seat(number: int, name: str, kind: str) -> ResultSeat:
+        return ResultSeat(number, name, kind, None, 10 * number, number == 0, 0, (10 * number,))
+
+    seats = (
+        seat(0, "Ana", "bot"),  # Ana left; the bot plays on under her name
+        seat(1, "Bot 3 (greedy)", "human"),  # a person who calls themselves so
+        seat(2, "Bot 3 (greedy)", "bot"),
+        seat(3, "Bot 9 (mc:64)", "bot"),  # not seat 9's own name
+    )
+    game = GameResult("ABCDEF", 1, START, False, "G", seats)
+
+    assert [p["bot_name"] for p in game_summary(game)["players"]] == [
+        None,
+        None,
+        {"bot": "greedy", "number": 3},
+        None,
+    ]
+    (evening,) = evenings([game])
+    named = {p["name"]: p["bot_name"] for p in evening["players"] if p["kind"] == "bot"}
+    assert named == {
+        "Ana": None,
+        "Bot 3 (greedy)": {"bot": "greedy", "number": 3},
+        "Bot 9 (mc:64)": None,
+    }
+
+
+def test_an_evening_past_midnight_is_one_evening_and_a_pause_starts_the_next() -> None:
+    """An evening in Berlin, 20:00 to past 2 in the morning, runs across midnight UTC; the
+    group's next evening, a week later, is another. Games within six hours of each other are
+    one evening, wherever the group lives."""
+    first_game = datetime(2025, 3, 6, 19, 30, tzinfo=UTC)  # 20:30 in Berlin
+    rounds = {"a": [0, 10, 0], "b": [30, 20, 20], "c": [10, 0, 0]}
+    played = [
+        replace(result(1, rounds), finished_at=first_game),
+        replace(result(2, rounds), finished_at=first_game + timedelta(hours=3)),
+        replace(result(3, rounds), finished_at=first_game + timedelta(hours=5, minutes=45)),
+        replace(result(4, rounds), finished_at=first_game + timedelta(days=7)),
+    ]
+    later, first = evenings(played)
+    assert (first["games"], later["games"]) == (3, 1)
+    assert first["date"] == "2025-03-06"
+    assert first["first_game_at"] == "2025-03-06T19:30:00Z"
+    assert first["last_game_at"] == "2025-03-07T01:15:00Z"
+    assert later["first_game_at"] == later["last_game_at"] == "2025-03-13T19:30:00Z"

@@ -43,6 +43,7 @@ class GroupTableIn(BaseModel):
 
     seats: list[GroupSeatIn]
     coach: bool = False
+    away_seconds: int = 120
 
 
 class RealPlayerIn(BaseModel):
@@ -134,7 +135,9 @@ async def group_table(
     stamp = quota.acquire(address)
     try:
         seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
-        return await service.groups.open_table(profile, code, seats, coach=body.coach)
+        return await service.groups.open_table(
+            profile, code, seats, coach=body.coach, away_seconds=body.away_seconds
+        )
     except BaseException:
         quota.release(address, stamp)
         raise

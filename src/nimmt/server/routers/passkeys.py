@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from nimmt.server.passkeys import RelyingParty, relying_party
 from nimmt.server.routers.deps import ServiceDep, SettingsDep
 from nimmt.server.routers.signin import ProfileDep, client_address, profile_json
+from nimmt.server.serialize import iso
 from nimmt.server.storage.passkeys import Passkey
 
 router = APIRouter(prefix="/passkeys")
@@ -37,8 +38,8 @@ def passkey_json(passkey: Passkey) -> dict[str, Any]:
     return {
         "id": passkey.id,
         "name": passkey.name,
-        "created_at": passkey.created_at.isoformat(),
-        "last_used_at": passkey.last_used_at.isoformat() if passkey.last_used_at else None,
+        "created_at": iso(passkey.created_at),
+        "last_used_at": iso(passkey.last_used_at) if passkey.last_used_at else None,
     }
 
 

@@ -16,6 +16,7 @@ from nimmt.server.routers.deps import ServiceDep
 from nimmt.server.routers.passkeys import passkey_json
 from nimmt.server.routers.signin import ProfileDep, SignedInDep, client_address, profile_json
 from nimmt.server.security import CreationQuota
+from nimmt.server.serialize import iso
 
 router = APIRouter(prefix="/api/profile")
 
@@ -78,7 +79,7 @@ async def read_profile(signed: SignedInDep, service: ServiceDep) -> dict[str, An
     return {
         "profile": profile_json(profile),
         "devices": [
-            {"id": d.id, "created_at": d.created_at.isoformat(), "current": d.id == device.id}
+            {"id": d.id, "created_at": iso(d.created_at), "current": d.id == device.id}
             for d in devices
         ],
         "groups": [{"code": g.code, "name": g.name, "url": f"/g/{g.code}"} for g in groups],
@@ -115,7 +116,7 @@ async def device_link(profile: ProfileDep, service: ServiceDep, request: Request
     return {
         "link": secret,
         "url": url,
-        "expires_at": expires.isoformat(),
+        "expires_at": iso(expires),
         "minutes": LINK_MINUTES,
         "qr": segno.make(url, error="m").svg_data_uri(scale=4, border=2),
     }

@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 
 from nimmt.server.errors import ServiceError
 from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.serialize import iso
 from nimmt.server.storage.people import Device, Profile
 
 
@@ -54,5 +55,5 @@ def profile_json(profile: Profile) -> dict[str, Any]:
         "name": profile.name,
         "emoji": profile.emoji,
         "colour": profile.colour,
-        "created_at": profile.created_at.isoformat(),
+        "created_at": iso(profile.created_at),
     }

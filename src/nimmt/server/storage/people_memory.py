@@ -189,6 +189,10 @@ class MemoryPeople:
 
     def leave_group(self, code: str, profile_id: str) -> bool:
         with self._lock:
+            group = self._groups.get(code)
+            if group is not None and group.owner_id == profile_id:
+                # An owner who leaves hands the invite to every member, as one deleted does.
+                self._groups[code] = replace(group, owner_id=None)
             return self._members.get(code, {}).pop(profile_id, None) is not None
 
     def add_group_table(self, table: str, group: str) -> None:

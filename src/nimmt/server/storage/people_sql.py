@@ -453,6 +453,12 @@ class SqlPeople:
                     group_members.c.group_code == code, group_members.c.profile_id == profile_id
                 )
             )
+            # An owner who leaves hands the invite to every member, as one deleted does.
+            connection.execute(
+                update(groups)
+                .where(groups.c.code == code, groups.c.owner_id == profile_id)
+                .values(owner_id=None)
+            )
         return gone.rowcount == 1
 
     def add_group_table(self, table: str, group: str) -> None:

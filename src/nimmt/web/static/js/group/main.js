@@ -5,14 +5,15 @@
 
 import { PROFILE_KEY, api, apiErrorText, failureOf, tokenKey } from "../api.js";
 import { clear, h } from "../dom.js";
-import { currentLanguage, safeGet, safeSet, t } from "../i18n.js";
+import { has, safeGet, safeSet, t } from "../i18n.js";
+import { botLabel } from "../kit/text.js";
 import { avatarEl } from "../profile/avatar.js";
-import { eveningText, personName } from "../profile/people.js";
+import { eveningText, formatDay, formatWhen, personName } from "../profile/people.js";
 import { ratingPlot } from "./rating.js";
 import { standingsTable } from "./standings.js";
 
 export function mountGroup(root, code) {
-  const state = { page: null, invite: null, error: null, picked: new Set(), guests: "" };
+  const state = { page: null, invite: null, error: null, errorAt: null, picked: new Set(), guests: "", bots: [], table: null };
   let alive = true;
 
   async function load() {
@@ -21,18 +22,27 @@ export function mountGroup(root, code) {
     } else {
       try {
         state.page = await api("GET", `/api/groups/${encodeURIComponent(code)}`);
+        state.table = state.table || { people: Math.min(state.page.members.length, 4), bots: 2, level: "medium", coach: false, away: 120 };
+        if (!state.bots.length) state.bots = (await api("GET", "/api/bots")).bots.map((bot) => bot.name);
       } catch (err) {
         state.error = apiErrorText(err);
+        state.errorAt = null;
       }
     }
     if (alive) render();
   }
 
-  async function run(action) {
+  /** Run `action`; what went wrong shows where it was asked for (`at`: a section's key). */
+  async function run(action, at = null) {
     state.error = null; // no old error shown while it runs
+    state.errorAt = at;
     state.error = await failureOf(action);
     if (alive) render();
   }
+
+  /** The error of the action asked for in section `at`, shown in that section. */
+  const errorLine = (at) => (state.error && state.errorAt === at
+    ? h("p", { class: "form-error", role: "alert", text: state.error }) : null);
 
   async function downloadCsv() {
     const res = await fetch(`/api/groups/${encodeURIComponent(code)}/standings.csv`, {
@@ -53,8 +63,9 @@ export function mountGroup(root, code) {
       h("p", { text: t("group.games_counted", { count: page.games }) }),
       standingsTable(page),
       ratingPlot(page.standings),
+      errorLine("standings"),
       h("p", {},
-        h("button", { type: "button", class: "button small", text: t("group.csv"), on: { click: () => run(downloadCsv) } }),));
+        h("button", { type: "button", class: "button small", text: t("group.csv"), on: { click: () => run(downloadCsv, "standings") } }),));
   }
 
   function recentEl(page) {
@@ -62,7 +73,7 @@ export function mountGroup(root, code) {
       h("h2", { text: t("group.recent") }),
       page.recent.length
         ? h("ol", { class: "plain-list" }, page.recent.map((game) => h("li", {},
-          h("span", { text: new Date(game.finished_at).toLocaleString(currentLanguage()) }), " · ",
+          h("span", { text: formatWhen(game.finished_at) }), " · ",
           h("span", { text: game.real_cards ? t("group.real_cards") : t("group.online") }), " · ",
           h("span", {}, game.players.map((p, index) => [index ? ", " : "", `${personName(p)} ${p.total}`,
             p.winner ? [h("span", { "aria-hidden": "true", text: " ★" }), h("span", { class: "visually-hidden", text: ` (${t("group.winner")})` })] : null])), " · ",
@@ -70,7 +81,8 @@ export function mountGroup(root, code) {
         : h("p", { text: t("group.no_games") }),
       page.evenings.length > 0 && h("h3", { text: t("group.evenings") }),
       page.evenings.map((evening) => h("p", { class: "evening" },
-        h("strong", { text: new Date(`${evening.date}T12:00:00Z`).toLocaleDateString(currentLanguage()) }), " ",
+        // The day it began where the reader is (an evening past midnight is one evening).
+        h("strong", { text: formatDay(evening.first_game_at || `${evening.date}T12:00:00Z`) }), " ",
         eveningText(evening))));
   }
 
@@ -79,37 +91,74 @@ export function mountGroup(root, code) {
       h("h2", { text: t("group.members") }),
       h("ul", { class: "plain-list members" }, page.members.map((member) => h("li", {},
         avatarEl(member), " ", personName(member), member.owner ? ` (${t("group.owner")})` : ""))),
-      page.group.owner && h("p", {},
+      page.group.owner && h("p", { class: "button-row" },
         h("button", { type: "button", class: "button", id: "new-invite", text: t("group.invite"), on: { click: () => run(async () => {
           state.invite = await api("POST", `/api/groups/${encodeURIComponent(code)}/invite`);
-        }) } }), " ",
-        h("button", { type: "button", class: "button small", text: t("group.revoke"), on: { click: () => run(async () => {
+          page.group.invite_open = true;
+        }, "members") } }),
+        // Only an invite that works can be revoked.
+        page.group.invite_open && h("button", { type: "button", class: "button", id: "revoke-invite", text: t("group.revoke"), on: { click: () => run(async () => {
           await api("DELETE", `/api/groups/${encodeURIComponent(code)}/invite`);
           state.invite = null;
-        }) } })),
-      state.invite && h("input", { readonly: true, class: "link-field", id: "invite-link", value: state.invite.url, "aria-label": t("group.invite_link") }));
+          page.group.invite_open = false;
+        }, "members") } })),
+      errorLine("members"),
+      state.invite && h("input", { readonly: true, class: "link-field", id: "invite-link", value: state.invite.url, "aria-label": t("group.invite_link") }),
+      h("p", {}, h("button", { type: "button", class: "button", id: "leave-group", text: t("group.leave"), on: { click: () => {
+        if (!window.confirm(t("group.leave_confirm", { name: page.group.name }))) return;
+        run(async () => {
+          await api("POST", `/api/groups/${encodeURIComponent(code)}/leave`);
+          location.assign("/me");
+        }, "members");
+      } } })));
   }
 
   function playEl(page) {
-    const bots = h("input", { type: "number", id: "group-bots", min: "0", max: "8", value: "2" });
-    const people = h("input", { type: "number", id: "group-people", min: "1", max: "10", value: String(Math.min(page.members.length, 4)) });
+    const opts = state.table;
+    const keep = (key, read = (el) => el.value) => (event) => { opts[key] = read(event.target); };
+    const number = (id, key, min, max) => h("input", { type: "number", id, class: "count-input", min, max, value: String(opts[key]),
+      on: { input: keep(key) } });
+    const levels = state.bots.length ? state.bots : ["medium"];
     const guests = h("input", { id: "group-guests", value: state.guests, placeholder: t("group.guests_hint"),
       on: { input: () => { state.guests = guests.value; } } });
     return h("section", { class: "panel", id: "play" },
       h("h2", { text: t("group.play") }),
-      h("form", { class: "inline-form", id: "group-table", on: { submit: (event) => {
+      errorLine("play"),
+      h("form", { class: "group-form", id: "group-table", on: { submit: (event) => {
         event.preventDefault();
+        const count = Number(opts.people) + Number(opts.bots);
+        if (!(Number(opts.people) >= 1 && count >= 2 && count <= 10)) {
+          state.error = t("group.seat_count");
+          state.errorAt = "play";
+          render();
+          return;
+        }
         run(async () => {
-          const seats = [...Array(Number(people.value)).fill({ kind: "human" }), ...Array(Number(bots.value)).fill({ kind: "bot", bot: "medium" })];
-          const made = await api("POST", `/api/groups/${encodeURIComponent(code)}/tables`, { seats });
+          const bot = { kind: "bot", bot: opts.level };
+          const seats = [...Array(Number(opts.people)).fill({ kind: "human" }), ...Array(Number(opts.bots)).fill(bot)];
+          const made = await api("POST", `/api/groups/${encodeURIComponent(code)}/tables`,
+            { seats, coach: opts.coach, away_seconds: Number(opts.away) });
           safeSet(tokenKey(made.code), made.token);
           location.assign(made.url);
-        });
+        }, "play");
       } } },
-      h("label", { for: "group-people", text: t("group.people") }), people,
-      h("label", { for: "group-bots", text: t("group.bots") }), bots,
-      h("button", { type: "submit", class: "button primary", text: t("group.open_table") })),
-      h("form", { class: "inline-form", id: "group-real", on: { submit: (event) => {
+      h("h3", { text: t("group.online_heading") }),
+      h("div", { class: "inline-form" },
+        h("span", { class: "pair" }, h("label", { for: "group-people", text: t("group.people") }), number("group-people", "people", "1", "10")),
+        h("span", { class: "pair" }, h("label", { for: "group-bots", text: t("group.bots") }), number("group-bots", "bots", "0", "9")),
+        h("span", { class: "pair" }, h("label", { for: "group-level", text: t("group.bot_level") }),
+          h("select", { id: "group-level", on: { change: keep("level") } },
+            levels.map((bot) => h("option", { value: bot, selected: bot === opts.level, text: botLabel(bot, { t, has }) }))))),
+      h("label", { class: "check", for: "group-coach" },
+        h("input", { type: "checkbox", id: "group-coach", checked: opts.coach, on: { change: keep("coach", (el) => el.checked) } }),
+        " ", t("start.allow_coach")),
+      h("div", { class: "inline-form" },
+        h("label", { for: "group-away", text: t("start.away_label") }),
+        h("select", { id: "group-away", on: { change: keep("away") } },
+          [1, 2, 5, 10].map((minutes) => h("option", { value: String(minutes * 60), selected: Number(opts.away) === minutes * 60,
+            text: t("start.away_minutes", { count: minutes }) })))),
+      h("p", {}, h("button", { type: "submit", class: "button primary", text: t("group.open_table") }))),
+      h("form", { class: "group-form", id: "group-real", on: { submit: (event) => {
         event.preventDefault();
         run(async () => {
           const players = [
@@ -119,21 +168,23 @@ export function mountGroup(root, code) {
           const made = await api("POST", `/api/groups/${encodeURIComponent(code)}/assisted`, { players });
           safeSet(tokenKey(made.code), made.token);
           location.assign(made.url);
-        });
+        }, "play");
       } } },
-      h("fieldset", {}, h("legend", { text: t("group.real_players") }),
+      h("h3", { text: t("group.real_players") }),
+      h("fieldset", {}, h("legend", { text: t("group.real_who") }),
         page.members.map((member) => h("label", { class: "check" },
           h("input", { type: "checkbox", checked: state.picked.has(member.profile), on: { change: (event) => {
             if (event.target.checked) state.picked.add(member.profile); else state.picked.delete(member.profile);
           } } }), " ", member.name))),
-      h("label", { for: "group-guests", text: t("group.guests") }), guests,
-      h("button", { type: "submit", class: "button", text: t("group.open_real") })));
+      h("div", { class: "inline-form" }, h("label", { for: "group-guests", text: t("group.guests") }), guests),
+      h("p", {}, h("button", { type: "submit", class: "button", text: t("group.open_real") }))));
   }
 
   function render() {
     clear(root);
     const page = h("div", { class: "group-page" });
-    if (state.error) page.append(h("p", { class: "form-error", role: "alert", text: state.error }));
+    const topError = errorLine(null);
+    if (topError) page.append(topError);
     if (!state.page && !state.error) page.append(h("p", { class: "page-message loading", text: "…" }));
     if (!safeGet(PROFILE_KEY)) page.append(h("p", {}, h("a", { class: "button", href: "/me", text: t("group.to_profile") })));
     if (state.page) {

@@ -6,7 +6,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { formatDecimal, personName } from "../profile/people.js";
+import { formatDay, formatDecimal, personName } from "../profile/people.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const PLOT = { width: 360, height: 200, left: 46, right: 12, top: 12, bottom: 30 };
@@ -91,33 +91,46 @@ function drawing(plot) {
   return svg;
 }
 
-function figuresTable(standings, games, caption) {
+function figuresTable(standings, games, caption, words) {
   const shown = standings.filter((line) => line.rating_over_time.length > 0);
   // The wrapper hides it: a table box itself ignores overflow, and would widen the page.
   return h("div", { class: "visually-hidden" }, h("table", {},
     h("caption", { text: caption }),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col", text: t("group.plot_game") }),
+      h("th", { scope: "col", text: t(words.game) }),
       shown.map((line) => h("th", { scope: "col", text: personName(line) })))),
     h("tbody", {}, games.map((game, index) => h("tr", {},
-      h("th", { scope: "row", text: t("group.plot_game_n", { n: index + 1, date: new Date(game.finished_at).toLocaleDateString() }) }),
+      h("th", { scope: "row", text: t(words.game_n, { n: index + 1, date: formatDay(game.finished_at) }) }),
       shown.map((line) => {
         const point = line.rating_over_time.find((p) => `${p.table}#${p.game}` === game.key);
-        return h("td", { text: point ? formatDecimal(point.rating, 1) : "–" });
+        return h("td", { text: point ? formatDecimal(point.rating, words.digits) : "–" });
       }))))));
 }
 
-/** The whole figure, or null before a first rated game. */
-export function ratingPlot(standings) {
-  const plot = ratingLines(standings);
+/** The group's words for the plot; a person's history hands its own (profile/history.js). */
+export const RATING_WORDS = {
+  caption: "group.rating_plot", y: "group.plot_y", x: "group.plot_x", legend: "group.plot_legend",
+  table: "group.plot_table", game: "group.plot_game", game_n: "group.plot_game_n", digits: 1,
+};
+
+/**
+ * The whole figure, or null before a first game with a value. `lines`: the standings' shape
+ * (`name`, `colour`, `rating_over_time`: `{table, game, finished_at, rating}`); `words`: the
+ * catalogue keys of its texts (RATING_WORDS's); `legend`: false for a single line.
+ */
+export function ratingPlot(lines, { words = {}, legend = true, id = "rating-plot" } = {}) {
+  const texts = { ...RATING_WORDS, ...words };
+  const plot = ratingLines(lines);
   if (!plot.lines.length) return null;
-  const caption = t("group.rating_plot");
-  return h("figure", { class: "rating-figure", id: "rating-plot" },
+  const caption = t(texts.caption);
+  return h("figure", { class: "rating-figure", id },
     h("figcaption", { text: caption }),
-    h("p", { class: "plot-axis y-axis", "aria-hidden": "true", text: t("group.plot_y") }),
+    h("p", { class: "plot-axis y-axis", "aria-hidden": "true", text: t(texts.y) }),
     drawing(plot),
-    h("p", { class: "plot-axis x-axis", "aria-hidden": "true", text: t("group.plot_x") }),
-    h("ul", { class: "plot-legend", "aria-label": t("group.plot_legend") }, plot.lines.map((line) => h("li", {},
-      h("span", { class: "swatch-line", "aria-hidden": "true", style: { backgroundColor: line.colour } }), " ", line.name))),
-    figuresTable(standings, plot.games, t("group.plot_table")));
+    h("p", { class: "plot-axis x-axis", "aria-hidden": "true", text: t(texts.x) }),
+    legend
+      ? h("ul", { class: "plot-legend", "aria-label": t(texts.legend) }, plot.lines.map((line) => h("li", {},
+        h("span", { class: "swatch-line", "aria-hidden": "true", style: { backgroundColor: line.colour } }), " ", line.name)))
+      : null,
+    figuresTable(lines, plot.games, t(texts.table), texts));
 }

@@ -97,6 +97,7 @@ export function eventSentence(event, words) {
     case "seat_handed_over":
       return { text: t("events.seat_handed_over", { name: nameOf(event.seat), bot: botLabel(event.bot, words) }), notice: true };
     case "seat_reclaimed":
+      if (event.seat === me) return { text: t("events.you_reclaimed"), notice: true };
       return { text: t("events.seat_reclaimed", { name: nameOf(event.seat) }), notice: true };
     default:
       return null;
@@ -104,7 +105,7 @@ export function eventSentence(event, words) {
 }
 
 /** The line above the rows: what happens now and who is awaited. */
-export function statusText(view, { tableSeats = null, chosen = null } = {}, words) {
+export function statusText(view, { tableSeats = null, chosen = null, cardStands = false } = {}, words) {
   const { t, formatList, nameOf, me } = words;
   const seated = me !== null && me !== undefined;
   const waitingNames = formatList((view.waiting_for || []).filter((seat) => seat !== me).map(nameOf));
@@ -117,6 +118,8 @@ export function statusText(view, { tableSeats = null, chosen = null } = {}, word
     case "choosing_cards": {
       if (!seated) return waitingNames ? t("table.prompt_others_choosing", { names: waitingNames }) : t("table.prompt_revealing");
       if (chosen === null || chosen === undefined) return t("table.prompt_choose_card");
+      // Back at the seat after a bot played it: its card of this turn stands, it cannot change.
+      if (cardStands) return waitingNames ? t("table.prompt_card_stands", { card: chosen, names: waitingNames }) : t("table.prompt_revealing");
       return waitingNames
         ? t("table.prompt_chosen_wait", { card: chosen, names: waitingNames })
         : t("table.prompt_revealing");

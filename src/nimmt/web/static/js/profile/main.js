@@ -8,33 +8,48 @@ import { clear, h } from "../dom.js";
 import { safeGet, safeSet, t } from "../i18n.js";
 import { avatarEl } from "./avatar.js";
 import { historyEl } from "./history.js";
+import { formatDay } from "./people.js";
 import { keepSignIn, passkeySignInEl, passkeysEl } from "./passkeys.js";
 
 export function mountProfile(root) {
-  const state = { me: null, history: null, avatars: null, link: null, error: null, choice: null };
+  const state = { me: null, history: null, avatars: null, link: null, error: null, errorAt: null, choice: null };
   let alive = true;
 
   async function load() {
     state.avatars = state.avatars || (await api("GET", "/api/profile/avatars"));
     state.choice = state.choice || { emoji: state.avatars.emoji[0], colour: state.avatars.colours[0] };
-    if (safeGet(PROFILE_KEY)) {
+    if (!safeGet(PROFILE_KEY)) {
+      // Signed out (this device, or the profile deleted): the page offers to make one again.
+      state.me = null;
+      state.history = null;
+      state.link = null;
+    } else {
       try {
         state.me = await api("GET", "/api/profile");
         state.history = await api("GET", "/api/profile/history");
       } catch (err) {
         if (err.code === "no_profile") safeSet(PROFILE_KEY, null);
-        else state.error = apiErrorText(err);
+        else {
+          state.error = apiErrorText(err);
+          state.errorAt = null;
+        }
         state.me = null;
       }
     }
     if (alive) render();
   }
 
-  async function run(action) {
+  /** Run `action`, then load the profile again; what went wrong shows in the section it was
+   * asked for from (`at`: its key; null: the top of the page). */
+  async function run(action, at = null) {
     state.error = null; // no old error shown while it runs
+    state.errorAt = at;
     state.error = await failureOf(action);
     await load();
   }
+
+  const errorLine = (at) => (state.error && state.errorAt === at
+    ? h("p", { class: "form-error", role: "alert", text: state.error }) : null);
 
   // This browser is signed in now (a new profile, or a passkey): keep its secret. Made on the
   // way to joining a group: go on to the invite.
@@ -90,9 +105,10 @@ export function mountProfile(root) {
         run(async () => {
           const changed = await api("PATCH", "/api/profile", { name: name.value, ...state.choice });
           safeSet("nimmt.name", changed.profile.name);
-        });
+        }, "identity");
       } } },
       h("label", { for: "profile-rename", text: t("profile.name") }), name,
+      errorLine("identity"),
       avatarPicker(),
       h("button", { type: "submit", class: "button", text: t("profile.save") })));
   }
@@ -101,15 +117,16 @@ export function mountProfile(root) {
     return h("section", { class: "panel" },
       h("h2", { text: t("profile.devices") }),
       h("ul", { class: "plain-list" }, me.devices.map((device) => h("li", {},
-        h("span", { text: device.current ? t("profile.this_device") : t("profile.device_since", { date: new Date(device.created_at).toLocaleDateString() }) }),
+        h("span", { text: device.current ? t("profile.this_device") : t("profile.device_since", { date: formatDay(device.created_at) }) }),
         " ",
         h("button", { type: "button", class: "button small", text: t("profile.sign_out"), on: { click: () => run(async () => {
           await api("DELETE", `/api/profile/devices/${encodeURIComponent(device.id)}`);
           if (device.current) safeSet(PROFILE_KEY, null);
-        }) } })))),
+        }, "devices") } })))),
       h("button", { type: "button", class: "button", id: "device-link", text: t("profile.use_elsewhere"), on: { click: () => run(async () => {
         state.link = await api("POST", "/api/profile/link");
-      }) } }),
+      }, "devices") } }),
+      errorLine("devices"),
       state.link && h("div", { class: "device-link" },
         h("img", { src: state.link.qr, alt: t("profile.qr_alt"), width: "180", height: "180" }),
         h("p", { text: t("profile.link_valid", { count: state.link.minutes, minutes: state.link.minutes }) }),
@@ -128,10 +145,11 @@ export function mountProfile(root) {
         run(async () => {
           const made = await api("POST", "/api/groups", { name: name.value });
           location.assign(made.group.url);
-        });
+        }, "groups");
       } } },
       h("label", { for: "group-name", text: t("profile.group_name") }), name,
-      h("button", { type: "submit", class: "button primary", text: t("profile.open_group") })));
+      h("button", { type: "submit", class: "button primary", text: t("profile.open_group") })),
+      errorLine("groups"));
   }
 
   function danger() {
@@ -143,26 +161,28 @@ export function mountProfile(root) {
         run(async () => {
           await api("DELETE", "/api/profile");
           safeSet(PROFILE_KEY, null);
-        });
-      } } }));
+        }, "danger");
+      } } }),
+      errorLine("danger"));
   }
 
   function render() {
     clear(root);
     const page = h("div", { class: "profile-page" });
-    if (state.error) page.append(h("p", { class: "form-error", role: "alert", text: state.error }));
+    const topError = errorLine(null);
+    if (topError) page.append(topError);
     if (!state.avatars) page.append(h("p", { class: "page-message loading", text: "…" }));
-    else if (!state.me) page.append(createForm(), passkeySignInEl(run, keep));
+    else if (!state.me) page.append(createForm(), passkeySignInEl((action) => run(action, "signin"), keep, errorLine("signin")));
     else {
       state.choice = state.choice && state.me.profile.emoji === state.choice.emoji ? state.choice : { emoji: state.me.profile.emoji, colour: state.me.profile.colour };
-      page.append(identity(state.me), groups(state.me), historyEl(state.history), devices(state.me),
-        passkeysEl(state.me.passkeys || [], run, state), danger());
+      page.append(identity(state.me), groups(state.me), historyEl(state.history, { colour: state.me.profile.colour, groups: state.me.groups }), devices(state.me),
+        passkeysEl(state.me.passkeys || [], (action) => run(action, "passkeys"), state, errorLine("passkeys")), danger());
     }
     root.append(page);
   }
 
   render();
-  load().catch((err) => { state.error = apiErrorText(err); render(); });
+  load().catch((err) => { state.error = apiErrorText(err); state.errorAt = null; render(); });
   return { rerender: render, destroy() { alive = false; } };
 }
 

@@ -7,6 +7,7 @@
 import { ApiError, PROFILE_KEY, api } from "../api.js";
 import { h } from "../dom.js";
 import { safeSet, t } from "../i18n.js";
+import { formatDay } from "./people.js";
 import { ceremonyErrorCode, creationOptions, credentialJSON, passkeysAvailable, requestOptions } from "./webauthn.js";
 
 async function ceremony(action) {
@@ -47,25 +48,25 @@ export function offersPasskeySignIn(win, signedIn) {
   return !signedIn && passkeysAvailable(win);
 }
 
-const day = (iso) => new Date(iso).toLocaleDateString();
-
 function unavailable() {
   return h("p", { class: "muted", id: "passkeys-unavailable", text: t("profile.passkeys_unavailable") });
 }
 
-/** The signed-in profile's passkeys; `run` is the page's way of doing something and reloading. */
-export function passkeysEl(passkeys, run, state) {
+/** The signed-in profile's passkeys; `run` is the page's way of doing something and reloading;
+ * `error`: what went wrong here, shown in the section (or null). */
+export function passkeysEl(passkeys, run, state, error = null) {
   const available = passkeysAvailable(window);
   const name = h("input", { id: "passkey-name", maxlength: "24", autocomplete: "off", value: state.passkeyName || "",
     on: { input: () => { state.passkeyName = name.value; } } });
   return h("section", { class: "panel", id: "passkeys", "aria-labelledby": "passkeys-title" },
     h("h2", { id: "passkeys-title", text: t("profile.passkeys") }),
     h("p", { text: t("profile.passkeys_intro") }),
+    error,
     passkeys.length
       ? h("ul", { class: "plain-list", id: "passkey-list" }, passkeys.map((key) => h("li", {},
         h("strong", { text: key.name || t("profile.passkey_unnamed") }), " · ",
-        h("span", { text: t("profile.passkey_added", { date: day(key.created_at) }) }), " · ",
-        h("span", { text: key.last_used_at ? t("profile.passkey_used", { date: day(key.last_used_at) }) : t("profile.passkey_never_used") }),
+        h("span", { text: t("profile.passkey_added", { date: formatDay(key.created_at) }) }), " · ",
+        h("span", { text: key.last_used_at ? t("profile.passkey_used", { date: formatDay(key.last_used_at) }) : t("profile.passkey_never_used") }),
         " ",
         h("button", { type: "button", class: "button small", text: t("profile.passkey_remove"),
           "aria-label": t("profile.passkey_remove_named", { name: key.name || t("profile.passkey_unnamed") }),
@@ -89,10 +90,11 @@ export function passkeysEl(passkeys, run, state) {
 
 /** "Sign in with a passkey" for a browser signed in to no profile; `signedIn(made)` keeps
  * the new device secret. */
-export function passkeySignInEl(run, signedIn) {
+export function passkeySignInEl(run, signedIn, error = null) {
   return h("section", { class: "panel", id: "passkey-signin", "aria-labelledby": "passkey-signin-title" },
     h("h2", { id: "passkey-signin-title", text: t("profile.have_profile") }),
     h("p", { text: t("profile.have_profile_intro") }),
+    error,
     passkeysAvailable(window) ? signInButton(run, signedIn, "passkey-signin-button", "button") : unavailable());
 }
 

@@ -7,6 +7,10 @@
 import { h } from "../dom.js";
 import { botLabel } from "../kit/text.js";
 
+/** The card a bot chose for seat `me` before its person came back stands for this turn. */
+export const cardStandsFor = (table, me) =>
+  Boolean(table && table.absence && (table.absence.card_stands || []).includes(me));
+
 /** Where things stand for this page: `{ absent, proposal, standIns, cardStands }`, or null. */
 export function absenceStatus(table, me) {
   const info = table && table.absence;
@@ -24,7 +28,7 @@ export function absenceStatus(table, me) {
       waitingFor: (proposal.needed || []).filter((seat) => !(proposal.agreed || []).includes(seat)),
     },
     standIns,
-    cardStands: (info.card_stands || []).includes(me),
+    cardStands: cardStandsFor(table, me),
   };
 }
 
@@ -66,7 +70,8 @@ export function renderAbsence({ status, seated, bots, words, receivedAt, send })
   for (const { seat, seconds } of status.absent) {
     if (status.standIns.some((entry) => entry.seat === seat)) continue;
     const minutes = minutesAway(seconds, receivedAt, Date.now());
-    lines.push(h("p", { text: t("absence.away", { name: nameOf(seat), count: minutes }) }));
+    // A table's delay may be under a minute (docs/protocol.md: 2 s at least): never "0 minutes".
+    lines.push(h("p", { text: minutes < 1 ? t("absence.away_moment", { name: nameOf(seat) }) : t("absence.away", { name: nameOf(seat), count: minutes }) }));
     if (seated && !proposal) {
       const levels = bots && bots.length ? bots : ["medium"];
       const id = `absence-bot-${seat}`;
@@ -79,6 +84,8 @@ export function renderAbsence({ status, seated, bots, words, receivedAt, send })
     }
   }
   if (!lines.length) return null;
+  // The person back at their seat reads about themselves: not "A player is away".
+  const title = status.cardStands && lines.length === 1 ? t("absence.back_title") : t("absence.title");
   return h("section", { class: "absence", id: "absence", "aria-labelledby": "absence-title", role: "region" },
-    h("h2", { id: "absence-title", class: "absence-title", text: t("absence.title") }), ...lines);
+    h("h2", { id: "absence-title", class: "absence-title", text: title }), ...lines);
 }

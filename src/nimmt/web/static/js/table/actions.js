@@ -9,7 +9,8 @@
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
 import { NAME_MAX, cleanName, nameProblem } from "../names.js";
-import { chosenCard, clearSeat, isSeated, outboxStillValid } from "../kit/state.js";
+import { chosenCard, clearSeat, isSeated, mySeat, outboxStillValid } from "../kit/state.js";
+import { cardStandsFor } from "./absence.js";
 
 export function createActions(ctx) {
   const { root, code, s, feed, say } = ctx;
@@ -43,6 +44,7 @@ export function createActions(ctx) {
       return;
     }
     if (view.phase !== "choosing_cards") return;
+    if (cardStandsFor(s.table, mySeat(s))) return; // the bot's card of this turn stands
     const current = chosenCard(s);
     s.handFocus = card;
     s.sheetOpen = false; // playing on: the players are shown again in the sheet's place

@@ -227,11 +227,22 @@ export function mountTable(root, code) {
     render();
     brief.afterState(s.view, mySeat(s), chosenCard(s) ?? s.queuedCard);
     playQueuedCard();
+    const early = unsaid;
+    unsaid = [];
+    for (const event of early) announceEvent(event);
   }
 
   // ------------------------------------------------------------ events
 
+  let unsaid = []; // events that came before the page's first state
+
   async function playEvents(events, resync = false) {
+    // A page's first message may carry events (a person back at their seat hears their own
+    // return with the table's first state): said once that state has named the seats.
+    if (!s.table) {
+      unsaid = events;
+      return;
+    }
     // A catch-up after a reconnection of more than about one turn is summed up, not replayed.
     const summarize = shouldSummarize(events, resync);
     // Animate only on a drawn table, and not a backlog: a long queue is simply caught up.

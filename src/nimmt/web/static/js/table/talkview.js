@@ -44,7 +44,9 @@ export function createTalkDesk(ctx) {
   };
   const speakerName = (line) => {
     if (line.speaker === talk.you) return t("talk.you");
-    return line.name || t("talk.spectator_name");
+    if (!line.name) return t("talk.spectator_name");
+    // A spectator names themselves: said to be watching, never taken for a seated person.
+    return line.seat === null || line.seat === undefined ? t("talk.watching", { name: line.name }) : line.name;
   };
   const lineText = (line) => (line.kind === "react" ? reactionText(line.text) : line.text);
 
@@ -141,7 +143,8 @@ export function createTalkDesk(ctx) {
       h("label", { class: "talk-check", for: id },
         h("input", { type: "checkbox", id, checked, ...extra, on: { change: onChange } }), h("span", { text }));
     const muted = mutedNames(talk, names);
-    settings.replaceChildren(
+    // replaceChildren writes a null as the text "null": the parts not shown are left out.
+    settings.replaceChildren(...[
       h("summary", { id: "talk-settings-summary", text: t("talk.settings") }),
       talk.mayManage
         ? check("talk-spectators", t("talk.spectators_write"), talk.spectatorsWrite,
@@ -164,7 +167,8 @@ export function createTalkDesk(ctx) {
                   "aria-label": t("talk.unmute_label", { name: name || t("talk.spectator_name") }),
                   text: t("talk.unmute"), on: { click: () => mute(speaker, false, name) },
                 })))))
-        : null);
+        : null,
+    ].filter(Boolean));
     settings.open = wasOpen;
   }
 

@@ -27,6 +27,7 @@ import {
 } from "../kit/render.js";
 import { chosenCard, mayBeLastRound, mySeat, seatSummaries } from "../kit/state.js";
 import { emptyHandText, infoText, nextRoundWarning, overText, statusText, unsentText, winnersText } from "../kit/text.js";
+import { cardStandsFor } from "./absence.js";
 import { coachFailed, coachThinking } from "./coach.js";
 import { renderCoachBadge, renderCoachToggle } from "./coachview.js";
 import { lastTurn } from "./log.js";
@@ -140,7 +141,7 @@ export function createTableView(ctx) {
       // An action made while the connection is lost waits (actions.js): the status says so.
       status: s.outbox
         ? unsentText(s.outbox, t)
-        : statusText(view, { tableSeats: s.table ? s.table.seats : null, chosen: chosenCard(s) }, words()),
+        : statusText(view, { tableSeats: s.table ? s.table.seats : null, chosen: chosenCard(s), cardStands: cardStandsFor(s.table, me) }, words()),
       mustChoose: Boolean(view.must_choose_row),
       nameOf: ctx.shortOfSeat,
       me,
@@ -180,7 +181,8 @@ export function createTableView(ctx) {
     return renderHand({
       hand: view.hand,
       chosen,
-      canPlay: view.phase === "choosing_cards",
+      // Back at the seat: the card the bot chose this turn stands, nothing to change until the next.
+      canPlay: view.phase === "choosing_cards" && !cardStandsFor(s.table, mySeat(s)),
       focus: s.handFocus,
       phase: view.phase,
       onPlay: actions.playCard,
