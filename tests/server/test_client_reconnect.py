@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import websockets.asyncio.server
@@ -29,6 +30,21 @@ def state(version: int, phase: str, legal_cards: list[int]) -> str:
     return json.dumps({**message, "view": view})
 
 
+Scripted = Callable[[websockets.asyncio.server.ServerConnection], Awaitable[None]]
+
+
+def play_against(scripted: Scripted) -> Any:
+    """A seat played by ``play_seat`` (always card 12) against the ``scripted`` server."""
+
+    async def scenario() -> Any:
+        async with websockets.asyncio.server.serve(scripted, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            url = f"http://127.0.0.1:{port}/t/K7QX2M"
+            return await asyncio.wait_for(play_seat(url, lambda view: 12, token="tok"), 30)
+
+    return asyncio.run(scenario())
+
+
 def test_a_card_sent_on_a_socket_that_died_is_sent_again_on_the_next() -> None:
     received: list[dict[str, Any]] = []
 
@@ -40,13 +56,7 @@ def test_a_card_sent_on_a_socket_that_died_is_sent_again_on_the_next() -> None:
             return  # closed without an answer: the card is lost with the socket
         await socket.send(state(4, "game_over", []))
 
-    async def scenario() -> Any:
-        async with websockets.asyncio.server.serve(scripted, "127.0.0.1", 0) as server:
-            port = server.sockets[0].getsockname()[1]
-            url = f"http://127.0.0.1:{port}/t/K7QX2M"
-            return await asyncio.wait_for(play_seat(url, lambda view: 12, token="tok"), 30)
-
-    result = asyncio.run(scenario())
+    result = play_against(scripted)
     assert result.seat == 0
     assert [message["card"] for message in received] == [12, 12]
     assert all(message == {"type": "play", "card": 12, "version": 3} for message in received)
@@ -65,12 +75,6 @@ def test_a_socket_that_drops_after_a_changes_events_asks_for_what_came_after_the
             return
         await socket.send(state(5, "game_over", []))
 
-    async def scenario() -> Any:
-        async with websockets.asyncio.server.serve(scripted, "127.0.0.1", 0) as server:
-            port = server.sockets[0].getsockname()[1]
-            url = f"http://127.0.0.1:{port}/t/K7QX2M"
-            return await asyncio.wait_for(play_seat(url, lambda view: 12, token="tok"), 30)
-
-    asyncio.run(scenario())
+    play_against(scripted)
     assert "since" not in asked[0]
     assert "since=5" in asked[1]  # not 4: version 5's events were heard already
