@@ -26,7 +26,6 @@ import http.client
 import json
 import os
 import pwd
-import re
 import shutil
 import signal
 import socket
@@ -46,6 +45,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from tests.server.ops.deploy_doc import block, substituted
 from tests.server.server_helpers import Served, start_server, stop_server
 from tests.waiting import wait_until
 from websockets.exceptions import ConnectionClosed
@@ -53,8 +53,7 @@ from websockets.typing import Origin
 
 from throwaway import free_port
 
-DEPLOY = Path(__file__).resolve().parents[3] / "docs" / "deploy.md"
-SECTION = "## On the internet: a proxy in front, always"
+SECTION = "On the internet: a proxy in front, always"
 HOST = "nimmt.example.org"
 DOC_UPSTREAM = "127.0.0.1:8000"
 HSTS = "max-age=31536000; includeSubDomains"
@@ -69,29 +68,26 @@ PATIENCE = 30
 
 def documented(language: str) -> str:
     """The one fenced ``language`` block of the doc's proxy section."""
-    text = DEPLOY.read_text()
-    start = text.index(f"\n{SECTION}\n")
-    end = text.find("\n## ", start + 1)
-    section = text[start : end if end >= 0 else len(text)]
-    blocks = re.findall(rf"^```{language}\n(.*?)^```$", section, flags=re.MULTILINE | re.DOTALL)
-    assert len(blocks) == 1, f"{DEPLOY.name}: expected one {language} block in {SECTION!r}"
-    block: str = blocks[0]
-    return block
-
-
-def substituted(block: str, replacements: dict[str, str]) -> str:
-    """``block`` with each of ``replacements`` made; every one must be there to be made, so that
-    a changed doc fails here instead of being tested with its old words."""
-    for old, new in replacements.items():
-        assert old in block, f"{DEPLOY.name} no longer says {old!r}: update {Path(__file__).name}"
-        block = block.replace(old, new)
-    return block
+    return block(language, SECTION)
 
 
 def test_the_doc_has_one_block_for_each_proxy() -> None:
     nginx = documented("nginx")
     assert "listen 443 ssl" in nginx and "proxy_set_header X-Forwarded-Proto $scheme;" in nginx
     assert f"{HOST} {{" in documented("caddy")
+
+
+def test_the_caddyfile_is_as_caddy_formats_it() -> None:
+    # Else Caddy warns "Caddyfile input is not formatted" at every start and reload.
+    formatted = subprocess.run(
+        [_binary("caddy"), "fmt", "-"],
+        input=documented("caddy"),
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+    )
+    assert formatted.returncode == 0, formatted.stderr
+    assert formatted.stdout == documented("caddy")
 
 
 # ----------------------------------------------------------------------- the processes
@@ -156,9 +152,13 @@ def _unprivileged(home: Path) -> dict[str, Any]:
 def running(proxy: Proxy, command: list[str], env: dict[str, str]) -> Iterator[Proxy]:
     """``command`` (the proxy, in the foreground) in a process group of its own until it answers,
     then for the ``with`` block; then stopped (SIGTERM, SIGKILL to the group if it lingers)."""
+    # Should the tests be killed before their teardown, the proxy is sent SIGTERM as its parent
+    # dies (util-linux's setpriv, where there is one): nothing is left running.
+    setpriv = shutil.which("setpriv", path=SYSTEM_PATH)
+    guard = [setpriv, "--pdeathsig", "TERM", "--"] if setpriv else []
     with (proxy.home / "output.log").open("ab") as out:
         process = subprocess.Popen(
-            command,
+            [*guard, *command],
             cwd=proxy.home,
             env=env,
             stdin=subprocess.DEVNULL,
