@@ -5,7 +5,9 @@ table somebody is at is never deleted under them)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import urllib.error
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
+from tests.server.ops.deploy_doc import block, substituted
 from tests.server.server_helpers import (
     NIMMT,
     create_table,
@@ -106,6 +109,55 @@ def test_list_purge_and_back_up_the_database_of_a_running_server(tmp_path: Path)
             assert summary["code"] == code
     finally:
         stop_server(restored)
+
+
+def test_the_guide_s_nightly_backup_and_restore_as_written(tmp_path: Path) -> None:
+    """docs/deploy.md's cron line, run as cron runs it (twice: a week later it writes over the
+    same day's copy), while the server runs; then its restore, with the server stopped."""
+    home = tmp_path / "var-lib-nimmt"  # /var/lib/nimmt, the service user's home
+    home.mkdir()
+    section = "Backups and retention"
+    line = block("cron", section, "nimmt admin backup").strip()
+    command = line.split(maxsplit=5)[5]  # what follows the five time fields
+    # cron turns each "\%" into "%" (a bare one would end the command) and hands it to /bin/sh.
+    assert "%" not in command.replace("\\%", "")
+    command = substituted(
+        command.replace("\\%", "%"),
+        {"/opt/nimmt/.venv/bin/nimmt": str(NIMMT), "/var/lib/nimmt": str(home)},
+    )
+    cron_env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "SHELL": "/bin/sh"}
+    url = f"sqlite:///{home}/nimmt.db"
+    waiting = [{"kind": "human"}, {"kind": "human"}]
+    served = start_server(url, tmp_path / "serve.log")
+    try:
+        kept = http("POST", f"{served.http}/api/tables", {"seats": waiting, "name": "Ana"})
+        for _night in range(2):
+            night = subprocess.run(
+                ["/bin/sh", "-c", command], env=cron_env, capture_output=True, text=True,
+                timeout=60,
+            )  # fmt: skip
+            assert night.returncode == 0, night.stderr
+        later = http("POST", f"{served.http}/api/tables", {"seats": waiting, "name": "Ben"})
+    finally:
+        stop_server(served)
+    (copy,) = home.glob("backup-*.db")  # backup-Mon.db ... backup-Sun.db
+
+    restore = block("sh", section, "systemctl stop nimmt")
+    (copy_back,) = [step for step in restore.splitlines() if step.startswith("cp ")]
+    copy_back = substituted(copy_back, {"/var/lib/nimmt": str(home), "backup-Mon.db": copy.name})
+    restored = subprocess.run(
+        ["/bin/sh", "-c", copy_back], env={**os.environ}, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert restored.returncode == 0, restored.stderr
+    served = start_server(url, tmp_path / "restored.log")
+    try:
+        assert http("GET", f"{served.http}/api/tables/{kept['code']}")["code"] == kept["code"]
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            http("GET", f"{served.http}/api/tables/{later['code']}")
+        assert missing.value.code == 404
+    finally:
+        stop_server(served)
 
 
 def test_admin_errors_are_one_line(tmp_path: Path) -> None:

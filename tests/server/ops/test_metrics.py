@@ -1,14 +1,16 @@
 """``GET /metrics`` (Prometheus text format) and ``/readyz``/``/healthz`` on the in-memory twin:
-the names an operator relies on (docs/deploy.md) are there, they count what happened, and only
-loopback and the configured addresses may read them."""
+the series are those docs/deploy.md's table lists, they count what happened, and only loopback
+and the configured addresses may read them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
+from tests.server.ops.deploy_doc import section
 from tests.server.server_helpers import create_table, join, receive_until
 from tests.waiting import wait_until
 
@@ -107,3 +109,30 @@ def test_readiness_beside_liveness(make_client: Callable[..., TestClient]) -> No
     ready = {"status": "ready", "database": "ok", "bus": "none", "bots": "ready"}
     # The bots' workers start beside the tables (inline bots here: at once).
     wait_until(lambda: client.get("/readyz").json() == ready)
+
+
+def test_the_operator_s_guide_lists_every_series(make_client: Callable[..., TestClient]) -> None:
+    # The table of "Watching it" in docs/deploy.md: its first column, `name{labels}` each.
+    table = section("Watching it: readiness, metrics, logs")
+    documented = {
+        name
+        for cell in re.findall(r"^\| (`nimmt_.*?) \|", table, flags=re.MULTILINE)
+        for name in re.findall(r"`(nimmt_\w+)", cell)
+    }
+    client = make_client(metrics_allowed=["*"])
+    answer = client.get("/metrics")
+    families = {
+        family.name: family.type
+        for family in text_string_to_metric_families(answer.text)
+        if family.name.startswith("nimmt_")
+    }
+    exposed = {
+        name + ("_total" if kind == "counter" else "")
+        for name, kind in families.items()
+        # Not the "_created" gauge the client library adds beside each counter and histogram.
+        if not (
+            name.endswith("_created")
+            and families.get(name.removesuffix("_created")) in ("counter", "histogram")
+        )
+    }
+    assert documented == exposed
