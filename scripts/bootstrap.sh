@@ -5,7 +5,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export UV_PYTHON_DOWNLOADS=never
 UV_VERSION=0.13.8
 if ! python3 -m uv --version 2>/dev/null | grep -q "^uv $UV_VERSION"; then
-    python3 -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+    # A system Python that forbids pip outside a virtual environment (PEP 668, Debian 12's)
+    # gets uv in the user's own site-packages instead: one program, none of the system's.
+    python3 -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION" 2>/dev/null ||
+        python3 -m pip install --quiet --disable-pip-version-check --user \
+            --break-system-packages "uv==$UV_VERSION"
 fi
 uv() { python3 -m uv "$@"; }
 # Bytecode compiled once at install: every server, bot and test process then starts fast, even
