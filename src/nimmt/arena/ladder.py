@@ -24,7 +24,6 @@ import json
 import math
 import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.arena.runner import BlockResult, Match, play_block
+from nimmt.arena.runner import BlockResult, Match, leave_stopping_to_parent, play_block
 from nimmt.bots import Bot, ProgramBot, make_bot
 from nimmt.bots.external import DEFAULT_MOVE_TIME, is_program
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -167,7 +166,9 @@ def play_ladder(
                 finished(table, block, play_block(match, block, running))
     if pooled and jobs > 1:
         work = [(table, block, ladder.seed) for table, block in pooled]
-        with multiprocessing.Pool(min(jobs, len(work)), initializer=_ignore_interrupts) as pool:
+        with multiprocessing.Pool(
+            min(jobs, len(work)), initializer=leave_stopping_to_parent, initargs=(os.getpid(),)
+        ) as pool:
             for table, block, result in pool.imap_unordered(_play_task, work):
                 finished(table, block, result)
     else:
@@ -179,15 +180,6 @@ def play_ladder(
 def _play_task(task: tuple[Table, int, int]) -> tuple[Table, int, BlockResult]:
     table, block, seed = task
     return table, block, play_block(Match(bots=table, blocks=block + 1, seed=seed), block)
-
-
-def _ignore_interrupts() -> None:
-    # As the arena's workers: the parent alone stops the run on Ctrl-C. A worker is forked
-    # with the parent's handlers for SIGTERM and SIGHUP (which raise KeyboardInterrupt there);
-    # the pool ends its workers with SIGTERM, which must simply end them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 # ------------------------------------------------------------------ ratings

@@ -18,9 +18,12 @@ alone, whatever ``jobs`` says, so that every program is stopped on every way out
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
 import random
 import signal
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -172,21 +175,37 @@ def play_match(
     else:
         # A multiprocessing pool rather than concurrent.futures: on Ctrl-C it can be terminated
         # at once, whereas an executor waits at exit for its workers' queued blocks.
-        with multiprocessing.Pool(jobs, initializer=_leave_interrupts_to_parent) as pool:
+        with multiprocessing.Pool(
+            jobs, initializer=leave_stopping_to_parent, initargs=(os.getpid(),)
+        ) as pool:
             for result in pool.imap_unordered(partial(play_block, match), range(match.blocks)):
                 finished(result)
     results.sort(key=lambda result: result.index)
     return results
 
 
-def _leave_interrupts_to_parent() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the workers ignore it, so that the
-    # parent alone stops the run, cleanly, instead of each worker printing a traceback. The
-    # parent's handlers for SIGTERM and SIGHUP (nimmt.cli.stopping) are inherited by the fork
-    # and would raise KeyboardInterrupt in a worker that the pool ends with SIGTERM.
+def leave_stopping_to_parent(parent: int) -> None:
+    """A pool worker's start (the arena's and the ladder's): the parent alone stops the run.
+
+    Ctrl-C reaches every process of the terminal's group: the workers ignore it, so that the
+    parent alone stops the run, cleanly, instead of each worker printing a traceback. The
+    parent's handlers for SIGTERM and SIGHUP (:mod:`nimmt.cli.stopping`) are inherited by the
+    fork and would raise KeyboardInterrupt in a worker that the pool ends with SIGTERM. And a
+    worker the pool forked while its parent was stopping (a replacement, from the pool's own
+    thread) could miss the pool's SIGTERM and wait for work forever: on Linux each worker is
+    killed when the thread that forked it ends, and one whose parent is already gone ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal this process gets when the thread that forked it ends."""
 
 
 def _rounded(value: float | None, digits: int) -> float | None:
