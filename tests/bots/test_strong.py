@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from nimmt.bots import BOT_NAMES, GreedyBot, Limit, UnknownBotError, make_bot, strong
-from nimmt.bots.batchsim import EMPTY, batch_from_rows, sample_hands
+from nimmt.bots.batchsim import EMPTY, Batch, batch_from_rows, sample_hands
 from nimmt.bots.belief import belief
 from nimmt.bots.montecarlo import card_scores
 from nimmt.bots.policy import (
@@ -135,6 +135,20 @@ def test_a_small_strong_search_plays_legal_rounds(players: int, core: str) -> No
     assert game.history[-1].penalties is not None
 
 
+def test_the_own_temperature_changes_only_the_deciding_seat_s_draws() -> None:
+    batch, hands = random_batch(3, 2)
+    assert isinstance(batch, Batch)
+    same = ModelPolicy(np.random.default_rng(1), own_temperature=1.0)(batch)
+    np.testing.assert_array_equal(same, ModelPolicy(np.random.default_rng(1))(batch))
+    firm = ModelPolicy(np.random.default_rng(1), own_temperature=1e-6)(batch)
+    np.testing.assert_array_equal(firm[:, 1:], same[:, 1:])
+    # Near zero, seat 0 always plays the model's favourite card.
+    logits = card_logits(batch, shipped_weights())
+    logits[hands == EMPTY] = -np.inf
+    np.testing.assert_array_equal(firm[:, 0], logits[:, 0].argmax(axis=-1))
+    assert (same[:, 0] != firm[:, 0]).any()
+
+
 def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     bot = make_bot("strong:samples=64,policy=softmin,endgame=0", 1)
     assert isinstance(bot, StrongBot)
@@ -142,8 +156,11 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     assert make_bot("strong:core=numba", 1).settings.core == "numba"  # type: ignore[attr-defined]
     assert make_bot("strong:adapt=2", 1).settings.adapt == 2.0  # type: ignore[attr-defined]
     assert make_bot("hard-v2", 1).settings.adapt == 0.0  # type: ignore[attr-defined]
+    own = make_bot("strong:own_temperature=0.5", 1).settings  # type: ignore[attr-defined]
+    assert own.own_temperature == 0.5 and own.temperature == 1.0
     bad = ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x")
-    for name in (*bad, "strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1"):
+    refused = ("strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1")
+    for name in (*bad, *refused, "strong:own_temperature=-1"):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
 

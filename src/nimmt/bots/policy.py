@@ -215,7 +215,10 @@ def shipped_weights() -> npt.NDArray[np.float32]:
 
 class ModelPolicy:
     """Rollout policy: each seat draws a card from the learned model, its scores divided by
-    ``temperature`` (1 is the fitted model; lower plays closer to the model's favourite)."""
+    ``temperature`` (1 is the fitted model; lower plays closer to the model's favourite).
+
+    ``own_temperature`` is seat 0's (the deciding seat's) instead, when given: a search may
+    play its own later cards more firmly than it expects the others to play theirs."""
 
     def __init__(
         self,
@@ -224,9 +227,17 @@ class ModelPolicy:
         weights: npt.NDArray[np.float32] | None = None,
         *,
         compiled: bool = False,
+        own_temperature: float | None = None,
     ) -> None:
         self.weights = (shipped_weights() if weights is None else weights) / np.float32(temperature)
         self._rng = rng
+        # Seat 0's scores divided by its own temperature draw the same card as the others'
+        # scaling with its noise scaled by own / temperature (Gumbel-max is scale-free).
+        self._own_noise_scale = (
+            None
+            if own_temperature is None or own_temperature == temperature
+            else np.float32(own_temperature / temperature)
+        )
         self.compiled_turn: Callable[[Batch], None] | None = self._turn if compiled else None
         """With ``compiled``: the rollouts' turns in one compiled call each
         (:func:`nimmt.bots.kernels.model_turn`), with the same draws as :meth:`__call__`."""
@@ -236,6 +247,8 @@ class ModelPolicy:
         draw from the model)."""
         uniform = self._rng.random(shape, dtype=np.float32)
         noise: FloatArray = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        if self._own_noise_scale is not None:
+            noise[:, 0] *= self._own_noise_scale
         return noise
 
     def _turn(self, batch: Batch) -> None:

@@ -54,6 +54,10 @@ class StrongSettings:
     times less CPU; a choice differs only at a near tie of two noisy scores)."""
     temperature: float = 1.0
     """Divides the rollout policy's scores (1: as fitted; lower: more confident)."""
+    own_temperature: float = 0.0
+    """With the model's rollouts: divides the deciding seat's own scores in its later turns
+    instead (0: ``temperature``, as the others'). Lower: the search expects to play its own
+    later cards closer to the model's favourite than it expects the others to."""
     endgame: int = 2
     """With at most this many cards in hand, solve the sampled deals exactly
     (:mod:`nimmt.bots.endgame`) instead of rolling out (0: never)."""
@@ -104,6 +108,8 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError(f"strong setting policy must be one of {', '.join(POLICIES)}")
     if settings.core not in CORES:
         raise ValueError(f"strong setting core must be one of {', '.join(CORES)}")
+    if settings.own_temperature < 0:
+        raise ValueError("strong setting own_temperature must be 0 (as temperature) or positive")
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -134,7 +140,10 @@ class StrongBot:
     def _policy(self) -> RolloutPolicy:
         if self.settings.policy == "model":
             return ModelPolicy(
-                self._rng, self.settings.temperature, compiled=self.settings.core == "numba"
+                self._rng,
+                self.settings.temperature,
+                compiled=self.settings.core == "numba",
+                own_temperature=self.settings.own_temperature or None,
             )
         return SoftminPolicy(self.settings.temperature, self._rng)
 
