@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -138,6 +139,23 @@ def test_a_small_strong_search_plays_legal_rounds(players: int, core: str) -> No
     assert game.history[-1].penalties is not None
 
 
+def test_a_weights_file_of_the_fit_s_format_replaces_the_shipped_one(tmp_path: Path) -> None:
+    document = json.loads(resources.files("nimmt.bots").joinpath("policy_weights.json").read_text())
+    document["weights"] = [0.0] * len(FEATURE_NAMES)
+    path = tmp_path / "flat.json"
+    path.write_text(json.dumps(document))
+    np.testing.assert_array_equal(shipped_weights(str(path)), np.zeros(len(FEATURE_NAMES)))
+    bot = make_bot(f"strong:weights={path},samples=16", 1)
+    game = Game(4)
+    game.deal(4)
+    assert bot.choose_card(game.view(0)) in game.view(0).hand
+    document["features"] = ["cost"]
+    path.write_text(json.dumps(document))
+    shipped_weights.cache_clear()
+    with pytest.raises(UnknownBotError, match="does not match"):
+        make_bot(f"strong:weights={path}", 1)
+
+
 def test_the_own_temperature_changes_only_the_deciding_seat_s_draws() -> None:
     batch, hands = random_batch(3, 2)
     assert isinstance(batch, Batch)
@@ -159,11 +177,12 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     assert make_bot("strong:core=numba", 1).settings.core == "numba"  # type: ignore[attr-defined]
     assert make_bot("strong:adapt=2", 1).settings.adapt == 2.0  # type: ignore[attr-defined]
     assert make_bot("hard-v2", 1).settings.adapt == 0.0  # type: ignore[attr-defined]
+    assert make_bot("hard", 1).settings.weights == "policy_weights.json"  # type: ignore[attr-defined]
     own = make_bot("strong:own_temperature=0.5", 1).settings  # type: ignore[attr-defined]
     assert own.own_temperature == 0.5 and own.temperature == 1.0
     bad = ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x")
     refused = ("strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1")
-    for name in (*bad, *refused, "strong:own_temperature=-1"):
+    for name in (*bad, *refused, "strong:own_temperature=-1", "strong:weights=/no/such.json"):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
 

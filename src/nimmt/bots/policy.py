@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -203,13 +204,21 @@ def fit_weights(
     return weights, loglik
 
 
+SHIPPED_WEIGHTS = "policy_weights.json"
+"""The weights ``hard-v2`` plays with, in the package."""
+
+
 @cache
-def shipped_weights() -> npt.NDArray[np.float32]:
-    """The weights shipped with the package (``policy_weights.json``)."""
-    text = resources.files("nimmt.bots").joinpath("policy_weights.json").read_text()
+def shipped_weights(name: str = SHIPPED_WEIGHTS) -> npt.NDArray[np.float32]:
+    """Weights of the model: the file ``name`` shipped with the package, or when ``name`` is a
+    path (it holds a ``/``) that file, as ``scripts/train_policy.py fit`` writes it."""
+    if "/" in name:
+        text = Path(name).read_text()
+    else:
+        text = resources.files("nimmt.bots").joinpath(name).read_text()
     document = json.loads(text)
     if tuple(document["features"]) != FEATURE_NAMES:
-        raise ValueError("policy_weights.json does not match the model's features")
+        raise ValueError(f"{name} does not match the model's features")
     return np.asarray(document["weights"], dtype=np.float32)
 
 

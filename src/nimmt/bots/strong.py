@@ -31,7 +31,7 @@ from nimmt.bots.batchsim import IntArray, RolloutPolicy
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
-from nimmt.bots.policy import ModelPolicy, shipped_weights
+from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
 from nimmt.engine import SeatView
@@ -54,6 +54,9 @@ class StrongSettings:
     times less CPU; a choice differs only at a near tie of two noisy scores)."""
     temperature: float = 1.0
     """Divides the rollout policy's scores (1: as fitted; lower: more confident)."""
+    weights: str = SHIPPED_WEIGHTS
+    """The model's weights: a file shipped with :mod:`nimmt.bots`, or a path (holding a ``/``)
+    to one written by ``scripts/train_policy.py fit`` (experiments)."""
     own_temperature: float = 0.0
     """With the model's rollouts: divides the deciding seat's own scores in its later turns
     instead (0: ``temperature``, as the others'). Lower: the search expects to play its own
@@ -110,6 +113,10 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError(f"strong setting core must be one of {', '.join(CORES)}")
     if settings.own_temperature < 0:
         raise ValueError("strong setting own_temperature must be 0 (as temperature) or positive")
+    try:
+        shipped_weights(settings.weights)
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"strong setting weights: {error}") from None
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -135,13 +142,14 @@ class StrongBot:
 
     def _weights(self) -> npt.NDArray[np.float32]:
         """The model's weights at this bot's temperature (exact endgame and beliefs)."""
-        return shipped_weights() / np.float32(self.settings.temperature)
+        return shipped_weights(self.settings.weights) / np.float32(self.settings.temperature)
 
     def _policy(self) -> RolloutPolicy:
         if self.settings.policy == "model":
             return ModelPolicy(
                 self._rng,
                 self.settings.temperature,
+                shipped_weights(self.settings.weights),
                 compiled=self.settings.core == "numba",
                 own_temperature=self.settings.own_temperature or None,
             )
