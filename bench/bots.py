@@ -81,6 +81,11 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="CPU time instead of wall clock")
     parser.add_argument("--coach", action="store_true", help="also time the coach's analysis")
     args = parser.parse_args()
+    # Load hard's compiled core first, as a server's bot worker does when it starts: the first
+    # decision would otherwise count numba's loading (about a second) as thinking.
+    from nimmt.bots import kernels
+
+    kernels.warm_up()
     for players in args.players:
         for name in args.bots:
             seconds, longest, decisions = time_bot(name, players, args.rounds, args.seed, args.cpu)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from nimmt.bots import BOT_NAMES, GreedyBot, Limit, UnknownBotError, make_bot, strong
-from nimmt.bots.batchsim import EMPTY, batch_from_rows, sample_hands
+from nimmt.bots.batchsim import EMPTY, Batch, batch_from_rows, sample_hands
 from nimmt.bots.belief import belief
 from nimmt.bots.montecarlo import card_scores
 from nimmt.bots.policy import (
@@ -95,14 +96,17 @@ def test_hard_v1_is_the_former_hard_frozen_and_not_offered() -> None:
     assert make_bot(" Hard-V1 ", 1).name == "hard-v1"
 
 
-def test_hard_v2_is_todays_hard_frozen_for_the_arena() -> None:
+def test_hard_v2_is_frozen_for_the_arena_and_hard_is_its_search_compiled() -> None:
     assert "hard-v2" not in BOT_NAMES
     game = Game(4)
     game.deal(13)
     view = game.view(1)
     bot = make_bot("hard-v2", 3)
     assert isinstance(bot, StrongBot) and bot.settings == StrongSettings(core="numpy")
-    assert bot.choose_card(view) == make_bot("hard", 3).choose_card(view)
+    hard = make_bot("hard", 3)
+    assert isinstance(hard, StrongBot) and hard.settings == StrongSettings(core="numba")
+    # The same draws in either core: the same card, barring a near tie of two noisy scores.
+    assert bot.choose_card(view) == hard.choose_card(view)
 
 
 def test_hard_is_deterministic_given_a_seed() -> None:
@@ -135,6 +139,37 @@ def test_a_small_strong_search_plays_legal_rounds(players: int, core: str) -> No
     assert game.history[-1].penalties is not None
 
 
+def test_a_weights_file_of_the_fit_s_format_replaces_the_shipped_one(tmp_path: Path) -> None:
+    document = json.loads(resources.files("nimmt.bots").joinpath("policy_weights.json").read_text())
+    document["weights"] = [0.0] * len(FEATURE_NAMES)
+    path = tmp_path / "flat.json"
+    path.write_text(json.dumps(document))
+    np.testing.assert_array_equal(shipped_weights(str(path)), np.zeros(len(FEATURE_NAMES)))
+    bot = make_bot(f"strong:weights={path},samples=16", 1)
+    game = Game(4)
+    game.deal(4)
+    assert bot.choose_card(game.view(0)) in game.view(0).hand
+    document["features"] = ["cost"]
+    path.write_text(json.dumps(document))
+    shipped_weights.cache_clear()
+    with pytest.raises(UnknownBotError, match="does not match"):
+        make_bot(f"strong:weights={path}", 1)
+
+
+def test_the_own_temperature_changes_only_the_deciding_seat_s_draws() -> None:
+    batch, hands = random_batch(3, 2)
+    assert isinstance(batch, Batch)
+    same = ModelPolicy(np.random.default_rng(1), own_temperature=1.0)(batch)
+    np.testing.assert_array_equal(same, ModelPolicy(np.random.default_rng(1))(batch))
+    firm = ModelPolicy(np.random.default_rng(1), own_temperature=1e-6)(batch)
+    np.testing.assert_array_equal(firm[:, 1:], same[:, 1:])
+    # Near zero, seat 0 always plays the model's favourite card.
+    logits = card_logits(batch, shipped_weights())
+    logits[hands == EMPTY] = -np.inf
+    np.testing.assert_array_equal(firm[:, 0], logits[:, 0].argmax(axis=-1))
+    assert (same[:, 0] != firm[:, 0]).any()
+
+
 def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     bot = make_bot("strong:samples=64,policy=softmin,endgame=0", 1)
     assert isinstance(bot, StrongBot)
@@ -142,8 +177,12 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     assert make_bot("strong:core=numba", 1).settings.core == "numba"  # type: ignore[attr-defined]
     assert make_bot("strong:adapt=2", 1).settings.adapt == 2.0  # type: ignore[attr-defined]
     assert make_bot("hard-v2", 1).settings.adapt == 0.0  # type: ignore[attr-defined]
+    assert make_bot("hard", 1).settings.weights == "policy_weights.json"  # type: ignore[attr-defined]
+    own = make_bot("strong:own_temperature=0.5", 1).settings  # type: ignore[attr-defined]
+    assert own.own_temperature == 0.5 and own.temperature == 1.0
     bad = ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x")
-    for name in (*bad, "strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1"):
+    refused = ("strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1")
+    for name in (*bad, *refused, "strong:own_temperature=-1", "strong:weights=/no/such.json"):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
 

@@ -257,3 +257,20 @@ def model_turn(
 
 def _weights(weights: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float64]:
     return np.asarray(weights, dtype=np.float64)
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time) every kernel now, on a tiny batch: numba loads in about
+    a second, which a process that will search (a server's bot worker, say) had better spend
+    before its first decision than during it."""
+    size, seats, width = 1, 2, 2
+    ends = np.asarray([[10, 20, 30, 40]], dtype=np.int64)
+    lengths = np.ones((size, NUM_ROWS), dtype=np.int64)
+    heads = np.ones((size, NUM_ROWS), dtype=np.int64)
+    hands = np.asarray([[[5, 25], [15, 35]]], dtype=np.int64)
+    noise = np.zeros((size, seats, width), dtype=np.float32)
+    weights = np.zeros(16)
+    model_choices(ends, lengths, heads, hands, weights, noise)
+    penalties = np.zeros((size, seats), dtype=np.int64)
+    model_turn(ends, lengths, heads, hands.copy(), penalties, weights, noise)
+    greedy_turn(ends, lengths, heads, hands.copy(), penalties)

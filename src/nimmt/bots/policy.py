@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -203,19 +204,30 @@ def fit_weights(
     return weights, loglik
 
 
+SHIPPED_WEIGHTS = "policy_weights.json"
+"""The weights ``hard-v2`` plays with, in the package."""
+
+
 @cache
-def shipped_weights() -> npt.NDArray[np.float32]:
-    """The weights shipped with the package (``policy_weights.json``)."""
-    text = resources.files("nimmt.bots").joinpath("policy_weights.json").read_text()
+def shipped_weights(name: str = SHIPPED_WEIGHTS) -> npt.NDArray[np.float32]:
+    """Weights of the model: the file ``name`` shipped with the package, or when ``name`` is a
+    path (it holds a ``/``) that file, as ``scripts/train_policy.py fit`` writes it."""
+    if "/" in name:
+        text = Path(name).read_text()
+    else:
+        text = resources.files("nimmt.bots").joinpath(name).read_text()
     document = json.loads(text)
     if tuple(document["features"]) != FEATURE_NAMES:
-        raise ValueError("policy_weights.json does not match the model's features")
+        raise ValueError(f"{name} does not match the model's features")
     return np.asarray(document["weights"], dtype=np.float32)
 
 
 class ModelPolicy:
     """Rollout policy: each seat draws a card from the learned model, its scores divided by
-    ``temperature`` (1 is the fitted model; lower plays closer to the model's favourite)."""
+    ``temperature`` (1 is the fitted model; lower plays closer to the model's favourite).
+
+    ``own_temperature`` is seat 0's (the deciding seat's) instead, when given: a search may
+    play its own later cards more firmly than it expects the others to play theirs."""
 
     def __init__(
         self,
@@ -224,9 +236,17 @@ class ModelPolicy:
         weights: npt.NDArray[np.float32] | None = None,
         *,
         compiled: bool = False,
+        own_temperature: float | None = None,
     ) -> None:
         self.weights = (shipped_weights() if weights is None else weights) / np.float32(temperature)
         self._rng = rng
+        # Seat 0's scores divided by its own temperature draw the same card as the others'
+        # scaling with its noise scaled by own / temperature (Gumbel-max is scale-free).
+        self._own_noise_scale = (
+            None
+            if own_temperature is None or own_temperature == temperature
+            else np.float32(own_temperature / temperature)
+        )
         self.compiled_turn: Callable[[Batch], None] | None = self._turn if compiled else None
         """With ``compiled``: the rollouts' turns in one compiled call each
         (:func:`nimmt.bots.kernels.model_turn`), with the same draws as :meth:`__call__`."""
@@ -236,6 +256,8 @@ class ModelPolicy:
         draw from the model)."""
         uniform = self._rng.random(shape, dtype=np.float32)
         noise: FloatArray = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        if self._own_noise_scale is not None:
+            noise[:, 0] *= self._own_noise_scale
         return noise
 
     def _turn(self, batch: Batch) -> None:

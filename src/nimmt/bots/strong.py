@@ -31,7 +31,7 @@ from nimmt.bots.batchsim import IntArray, RolloutPolicy
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
-from nimmt.bots.policy import ModelPolicy, shipped_weights
+from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
 from nimmt.engine import SeatView
@@ -54,6 +54,13 @@ class StrongSettings:
     times less CPU; a choice differs only at a near tie of two noisy scores)."""
     temperature: float = 1.0
     """Divides the rollout policy's scores (1: as fitted; lower: more confident)."""
+    weights: str = SHIPPED_WEIGHTS
+    """The model's weights: a file shipped with :mod:`nimmt.bots`, or a path (holding a ``/``)
+    to one written by ``scripts/train_policy.py fit`` (experiments)."""
+    own_temperature: float = 0.0
+    """With the model's rollouts: divides the deciding seat's own scores in its later turns
+    instead (0: ``temperature``, as the others'). Lower: the search expects to play its own
+    later cards closer to the model's favourite than it expects the others to."""
     endgame: int = 2
     """With at most this many cards in hand, solve the sampled deals exactly
     (:mod:`nimmt.bots.endgame`) instead of rolling out (0: never)."""
@@ -104,6 +111,12 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError(f"strong setting policy must be one of {', '.join(POLICIES)}")
     if settings.core not in CORES:
         raise ValueError(f"strong setting core must be one of {', '.join(CORES)}")
+    if settings.own_temperature < 0:
+        raise ValueError("strong setting own_temperature must be 0 (as temperature) or positive")
+    try:
+        shipped_weights(settings.weights)
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"strong setting weights: {error}") from None
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -129,12 +142,16 @@ class StrongBot:
 
     def _weights(self) -> npt.NDArray[np.float32]:
         """The model's weights at this bot's temperature (exact endgame and beliefs)."""
-        return shipped_weights() / np.float32(self.settings.temperature)
+        return shipped_weights(self.settings.weights) / np.float32(self.settings.temperature)
 
     def _policy(self) -> RolloutPolicy:
         if self.settings.policy == "model":
             return ModelPolicy(
-                self._rng, self.settings.temperature, compiled=self.settings.core == "numba"
+                self._rng,
+                self.settings.temperature,
+                shipped_weights(self.settings.weights),
+                compiled=self.settings.core == "numba",
+                own_temperature=self.settings.own_temperature or None,
             )
         return SoftminPolicy(self.settings.temperature, self._rng)
 
@@ -227,5 +244,7 @@ HARD_V2_SETTINGS = StrongSettings()
 """The settings of ``hard-v2``: ``hard`` as it was when the compiled core came (numpy rollouts),
 kept for the arena as the yardstick of a later ``hard``. Do not change them."""
 
-HARD_SETTINGS = HARD_V2_SETTINGS
-"""The settings of ``hard``."""
+HARD_SETTINGS = replace(HARD_V2_SETTINGS, core="numba")
+"""The settings of ``hard``: ``hard-v2``'s search with its rollouts in the compiled core, about
+half the CPU for the same choices (they differ only where two noisy scores are within rounding;
+``docs/bots.md``, "A compiled core")."""

@@ -13,6 +13,7 @@ without processes.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -129,7 +130,7 @@ class BotPool(WorkerPool):
         """How long a decision waits for a worker before :data:`LATE_STAND_IN` decides."""
 
     async def start(self) -> None:
-        await self.warm_up()
+        await self.warm_up(_warm_up)
 
     async def decide(self, bot: str, seed: int, view: SeatView) -> int:
         asked_at = time.monotonic()
@@ -149,6 +150,15 @@ class BotPool(WorkerPool):
             BOT_RUSHED.inc()
         BOT_DECISION.observe(time.monotonic() - asked_at)
         return choice
+
+
+def _warm_up() -> int:
+    """In a bot worker: load the bots and the compiled core of ``hard``'s search (about a
+    second) before the first decision, whose budget it would otherwise eat."""
+    from nimmt.bots import kernels
+
+    kernels.warm_up()
+    return os.getpid()
 
 
 def _decide_here(bot: str, seed: int, view: SeatView, asked_at: float) -> int:

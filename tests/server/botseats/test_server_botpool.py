@@ -21,6 +21,10 @@ def _worker_facts() -> tuple[int, int]:
     return os.getpid(), os.nice(0)
 
 
+def _compiled_core_loaded() -> bool:
+    return "nimmt.bots.kernels" in sys.modules and "numba" in sys.modules
+
+
 def test_the_pool_decides_as_the_bot_does_but_in_another_process() -> None:
     game = Game(4)
     game.apply_deal(*draw_deal(random.Random(7), 4))
@@ -41,6 +45,19 @@ def test_the_pool_decides_as_the_bot_does_but_in_another_process() -> None:
             pid, niceness = await loop.run_in_executor(pool.executor(), _worker_facts)
             assert pid != os.getpid()
             assert niceness >= min(19, os.nice(0) + WORKER_NICENESS)
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_workers_load_hard_s_compiled_core_before_the_first_decision() -> None:
+    async def scenario() -> None:
+        pool = BotPool(1, latest_seconds=600)
+        try:
+            await pool.start()
+            loop = asyncio.get_running_loop()
+            assert await loop.run_in_executor(pool.executor(), _compiled_core_loaded)
         finally:
             await pool.close()
 
