@@ -51,6 +51,9 @@ The bots. The server plays the bot seat with ``NIMMT_BOT_DELAY=0`` (``--bot-dela
 it), so that the bench measures the server's work rather than a pause meant for human eyes.
 ``bot_p50_ms``/``bot_p99_ms``: seen from seat 0's socket, from the ``state`` in which the bot's
 seat is waited for (a new turn, or its row choice) to the ``events`` with its move.
+``bot_rushed``: the decisions in the window that a quicker bot made for a slow one because the
+wait for a worker ate its budget (the server's ``nimmt_bot_rushed_decisions_total``, read from
+``/metrics`` before and after; with one process only, else ``null``: each process counts its own).
 
 The lobby. A separate task fetches ``GET /api/tables`` about twice per second, one request at a
 time, as a browser on the start page would (``lobby_*_ms``; a failed or timed-out request counts
@@ -758,6 +761,7 @@ class Run:
         cpu_before = self.cpu_snapshot()
         load_before = psutil.Process().cpu_times()
         load_avg_before = os.getloadavg()
+        rushed_before = await self.rushed(client)
         self.profile(signal.SIGUSR1)
         stats.window_start = time.perf_counter()
         progress(f"measuring for {args.seconds:g} s")
@@ -767,6 +771,7 @@ class Run:
         cpu_after = self.cpu_snapshot()
         load_after = psutil.Process().cpu_times()
         load_avg_after = os.getloadavg()
+        rushed_after = await self.rushed(client)
         window = stats.window_end - stats.window_start
         self.check_server()
         # Drain: no new actions; wait for the answers to those already sent.
@@ -825,6 +830,11 @@ class Run:
             "bot_p50_ms": ms(percentile(stats.bot_latencies, 0.50)),
             "bot_p99_ms": ms(percentile(stats.bot_latencies, 0.99)),
             "bot_delay": args.bot_delay,
+            "bot_rushed": (
+                rushed_after - rushed_before
+                if rushed_before is not None and rushed_after is not None
+                else None
+            ),
             "events": args.events,
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_per_action_ms": (
@@ -854,6 +864,22 @@ class Run:
         """Start or stop the server's profiler, when the bench runs it under one."""
         if os.environ.get(PROFILE_ENV) and self.server.process is not None:
             self.server.process.send_signal(start_or_stop)
+
+    async def rushed(self, client: httpx2.AsyncClient) -> int | None:
+        """The server's count of rushed bot decisions so far (``None`` with several processes,
+        which count their own, or when it cannot be read)."""
+        if self.args.processes > 1:
+            return None
+        try:
+            answer = await client.get("/metrics")
+        except httpx2.HTTPError:
+            return None
+        if answer.status_code != 200:
+            return None
+        for line in answer.text.splitlines():
+            if line.startswith("nimmt_bot_rushed_decisions_total "):
+                return int(float(line.split()[1]))
+        return None
 
     def check_server(self) -> None:
         if not self.server.alive():

@@ -25,6 +25,7 @@ CONTRACT = {
     "stale": int,
     "server_cpu_s": float,
     "load_cpu_s": float,
+    "bot_rushed": int,
 }
 
 
@@ -52,6 +53,7 @@ def test_load_bench_prints_one_json_line() -> None:
     assert figures["errors"] == 0 and figures["lost"] == 0
     assert figures["actions_per_s"] > 0
     assert figures["p50_ms"] <= figures["p90_ms"] <= figures["p99_ms"]
+    assert figures["bot_rushed"] == 0  # greedy decides in the server's thread: never rushed
 
 
 @pytest.mark.parametrize(
