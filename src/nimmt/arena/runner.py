@@ -184,6 +184,10 @@ def play_match(
     return results
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal this process gets when the thread that forked it ends."""
+
+
 def leave_stopping_to_parent(parent: int) -> None:
     """A pool worker's start (the arena's and the ladder's): the parent alone stops the run.
 
@@ -202,10 +206,6 @@ def leave_stopping_to_parent(parent: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(0)
-
-
-PR_SET_PDEATHSIG = 1
-"""Linux's ``prctl`` option: the signal this process gets when the thread that forked it ends."""
 
 
 def _rounded(value: float | None, digits: int) -> float | None:

@@ -211,7 +211,7 @@ class LiveTable:
     """``(version, events)`` of the latest changes of the current game, oldest first."""
     last_active_at: datetime | None = None
     """When a person last acted here (joins included); bots and deals do not count."""
-    lock: TableLock = field(default_factory=lambda: TableLock())
+    lock: TableLock = field(default_factory=TableLock)
     connections: set[Connection] = field(default_factory=set)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     rematch_votes: set[int] = field(default_factory=set)
