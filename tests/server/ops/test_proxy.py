@@ -32,6 +32,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -280,9 +281,11 @@ def nginx(upstream: int) -> Iterator[Proxy]:
 CADDY_GLOBAL = """\
 # Global options for the test only: certificates from Caddy's own local authority instead of
 # Let's Encrypt (not reachable here), and nothing installed in the system's trust store; spare
-# ports on loopback; no admin endpoint; no UDP port for HTTP/3.
+# ports on loopback; no admin endpoint; no UDP port for HTTP/3; its debug log, should a test
+# need to say what it did.
 {{
 \tadmin off
+\tdebug
 \tlocal_certs
 \tskip_install_trust
 \tdefault_bind 127.0.0.1
@@ -388,16 +391,34 @@ def fetch(
 def table_socket(
     proxy: Proxy, code: str, token: str, origin: str
 ) -> websockets.sync.client.ClientConnection:
-    """A ``wss://`` table socket through the proxy, opened as a page of ``origin`` opens it."""
-    raw = socket.create_connection(("127.0.0.1", proxy.https_port), timeout=PATIENCE)
-    return websockets.sync.client.connect(
-        f"wss://{HOST}:{proxy.https_port}/ws/{code}?token={token}",
-        sock=raw,
-        ssl=proxy.tls(),
-        origin=Origin(origin),
-        open_timeout=PATIENCE,
-        proxy=None,
-    )
+    """A ``wss://`` table socket through the proxy, opened as a page of ``origin`` opens it.
+
+    The TLS socket is made here, with a timeout that stays on it: websockets' own is blocking
+    after its handshake, and once (CI, Caddy, 1 run in many) a proxy that never answered the
+    upgrade left the client's reading thread waiting forever, as websockets cannot wake a
+    thread blocked inside a TLS read. Now a silent proxy is given up on within ``PATIENCE``,
+    said in a warning with its logs, and asked once more (a person would reload); the
+    server's answer is what the tests check, and a second silence fails them.
+    """
+    for attempt in (1, 2):
+        raw = socket.create_connection(("127.0.0.1", proxy.https_port), timeout=PATIENCE)
+        secure = proxy.tls().wrap_socket(raw, server_hostname=HOST)
+        try:
+            # ``ws://`` as the socket is TLS already; the request is the same as a browser's.
+            return websockets.sync.client.connect(
+                f"ws://{HOST}:{proxy.https_port}/ws/{code}?token={token}",
+                sock=secure,
+                origin=Origin(origin),
+                open_timeout=PATIENCE,
+                proxy=None,
+            )
+        except TimeoutError as silent:
+            secure.close()
+            said = f"{proxy.name} never answered the upgrade:\n{proxy.logs()}"
+            if attempt == 2:
+                raise AssertionError(said) from silent
+            warnings.warn(said, stacklevel=2)
+    raise AssertionError("unreachable")
 
 
 def new_table(proxy: Proxy) -> tuple[str, str]:
