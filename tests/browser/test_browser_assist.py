@@ -235,9 +235,14 @@ def test_the_tv_board_follows_a_game_with_real_cards(
     board.goto(f"/t/{code}/board")
     for name in NAMES[:3]:
         expect(board.locator(".board-page .seat-name-text", has_text=name)).to_have_count(1)
+    expect(page.locator(".assist-field").first).to_be_focused()
     type_cards(page, [12, 37, 43, 58])
     page.keyboard.press("Enter")
     expect(board.locator(".board-page .rows .slot .card")).to_have_count(4)
+    # The board may hear the rows before the page has drawn the turn's fields: keys typed
+    # before then went nowhere (1 run in many, on a loaded machine).
+    expect(entry(page, "cards/1/0")).to_be_visible()
+    expect(page.locator(".assist-field").first).to_be_focused()
     type_cards(page, [14, 44, 61])
     page.keyboard.press("Enter")
     expect(board.locator(".board-page .rows .slot .card")).to_have_count(7)
