@@ -192,7 +192,7 @@ class Players:
         if (
             kind is ActionKind.PLAY
             and table.game.phase is Phase.CHOOSING_CARDS
-            and table.game.view(seat).chosen_card == card
+            and table.game.own_cards(seat).chosen_card == card
         ):
             return  # choosing the card already chosen changes nothing
         action = self.book.action(table, kind, seat=seat, card=card, row=row)

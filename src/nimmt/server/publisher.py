@@ -70,6 +70,7 @@ class News:
             (event, serialize.event_to_json(event), shown_to(event, None)) for event in events
         ]
         self.everybody = all(public for _, _, public in self.events)
+        self._shown: dict[int | None, tuple[int, ...]] = {}
         self._told: dict[tuple[int, ...], tuple[list[dict[str, Any]], Frame | None]] = {}
         self._public: dict[str, Any] | None = None
         self._own: dict[int | None, dict[str, Any]] = {}
@@ -181,11 +182,17 @@ class News:
         """Which of the events ``seat`` may see (their indexes), the ``events`` message of them
         (``None`` when there are none) and their wire forms: one for every seat that may see
         the same."""
-        shown = tuple(
-            index
-            for index, (event, _, public) in enumerate(self.events)
-            if self.everybody or public or shown_to(event, seat)
-        )
+        shown = self._shown.get(seat)
+        if shown is None:
+            shown = self._shown[seat] = (
+                tuple(range(len(self.events)))
+                if self.everybody
+                else tuple(
+                    index
+                    for index, (event, _, public) in enumerate(self.events)
+                    if public or shown_to(event, seat)
+                )
+            )
         known = self._told.get(shown)
         if known is None:
             wire = [self.events[index][1] for index in shown]
