@@ -106,9 +106,15 @@ class Listeners:
                 self.seat_gone(table, seat)
                 self.book.publish(table)
 
-    def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
-        """The current ``state`` for a connection whose queue overflowed."""
+    async def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
+        """The current ``state`` for a connection whose queue overflowed, made as a new
+        listener's is: under the table's lock, so that it never holds a change still on its way
+        to the database (one the database may refuse), and as the base of the connection's
+        next ``change``, which can then be a change again instead of a second whole state."""
         table = self.book.tables.get(connection.code)
-        if table is None or table.needs_restore:
-            return None  # (the repair sends every listener the stored state)
-        return serialize.state_message(table, connection.seat)
+        if table is None:
+            return None
+        async with table.lock:
+            if table.needs_restore or connection not in table.connections:
+                return None  # (the repair sends every listener the stored state)
+            return News(table, []).whole_for(connection)

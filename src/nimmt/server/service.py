@@ -230,7 +230,7 @@ class GameService:
 
     async def fresh_state(self, connection: Connection) -> dict[str, Any] | None:
         """The current ``state`` for a connection whose queue overflowed."""
-        return self.listeners.fresh_state(connection)
+        return await self.listeners.fresh_state(connection)
 
     # -------------------------------------------------------------------- actions
 

@@ -177,6 +177,35 @@ def test_a_client_that_does_not_read_gets_a_fresh_state_then_is_closed() -> None
     assert not connection.outbox
 
 
+def test_a_fresh_state_waits_for_a_change_in_flight_and_is_the_base_of_the_next() -> None:
+    async def scenario() -> None:
+        service = GameService(MemoryStorage())
+        code = await service.create_table([SeatSpec("human"), SeatSpec("bot", bot="greedy")])
+        _seat, token = await service.join(code, "Ana")
+        table = service.book.tables[code]
+        connection = await service.connect(code, token, changes=True)
+        connection.take()
+        connection.told = None  # as an overflow leaves it
+        async with table.lock:  # a change is on its way to the database
+            asking = asyncio.create_task(service.fresh_state(connection))
+            for _ in range(5):
+                await asyncio.sleep(0)
+            assert not asking.done()  # nothing of a change not yet stored is told
+        fresh = await asyncio.wait_for(asking, 5)
+        assert fresh is not None
+        assert fresh["type"] == "state" and fresh["version"] == table.version
+        connection.take()  # (what the bot's card, waiting for the lock too, told meanwhile)
+        card = table.game.own_cards(0).legal_cards[0]
+        await service.act(code, token, "play", card=card)
+        told = connection.take()
+        # The fresh state is the base: the card comes as a change, not a second whole state.
+        assert told and {message["type"] for message in told} == {"change"}
+        assert told[0]["version"] > fresh["version"]
+        await service.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_flooding_socket_is_rate_limited(make_client: Callable[..., TestClient]) -> None:
     client = make_client(socket_rate=1.0, socket_burst=5)
     code, ana = create_table(client, [HUMAN, GREEDY])

@@ -94,3 +94,41 @@ def test_a_sender_cancelled_from_outside_is_cancelled_not_closed_as_slow() -> No
         return socket
 
     assert asyncio.run(scenario()).closed == []
+
+
+def _pumped(connection: Connection) -> list[str]:
+    """What the sender sends of what ``connection`` queued (then it is stopped)."""
+
+    async def scenario() -> list[str]:
+        socket = FakeSocket()
+        pump = asyncio.create_task(socket_router._pump(socket, connection, NoService()))  # type: ignore[arg-type]
+        while not socket.sent:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        pump.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await pump
+        return socket.sent
+
+    return asyncio.run(scenario())
+
+
+def overflowed(connection: Connection) -> None:
+    for number in range(connection.max_queue + 1):
+        connection.send({"type": "change", "version": number})
+
+
+def test_an_overflowed_queue_is_sent_a_fresh_state() -> None:
+    connection = Connection("AAAAAA", None, None, max_queue=2, changes=True)
+    overflowed(connection)
+    assert _pumped(connection) == ['{"type":"state","version":99}']
+
+
+def test_a_whole_state_queued_after_the_overflow_is_the_resync() -> None:
+    # The publisher sends an overflowed `changes` socket a whole state next (it holds no base):
+    # that one brings the client up to date, and no second whole state is made for it.
+    connection = Connection("AAAAAA", None, None, max_queue=4, changes=True)
+    overflowed(connection)
+    connection.send({"type": "state", "version": 7})
+    connection.send({"type": "change", "version": 8, "view": {"turn": 2}})
+    assert _pumped(connection) == ['{"type":"state","version":8,"view":{"turn":2}}']

@@ -167,11 +167,13 @@ async def _pump(websocket: WebSocket, connection: Connection, service: GameServi
             batch = merge_queued(batch)
         texts: list[str] = []
         closing = False
-        for message in batch:
+        for index, message in enumerate(batch):
             if message is TOO_SLOW:
                 closing = True
                 break
             if message is RESYNC:
+                if any(later.get("type") == "state" for later in batch[index + 1 :]):
+                    continue  # a whole state made since the overflow follows: it is the resync
                 fresh = await service.fresh_state(connection)
                 if fresh is None:
                     continue
