@@ -26,7 +26,11 @@ games started (not timed), and a vote still waiting for the others at the end is
 The machine. Beside every figure: the cores this run could use (``cores``), the load average
 before and after the window (``load_avg_before``, ``load_avg_after``: other work on the machine
 slows every figure), and how many cores the server (with its bot workers) and the load
-generator kept busy during the window (``server_cores_used``, ``load_cores_used``).
+generator kept busy during the window (``server_cores_used``, ``load_cores_used``), and the share
+of the machine's CPU time that its hypervisor gave to other machines during the window
+(``steal_share``, from ``/proc/stat``; ``null`` where the system does not count it). On a shared
+virtual machine the steal varies from run to run, and with it the latency's tail: a core taken
+away for some milliseconds stalls every table it was serving.
 
 Latency. From just before the action is written to the socket until that person's socket
 receives the ``state`` that shows it accepted. Each person's socket asks for ``events=changes``,
@@ -122,6 +126,7 @@ from load_server import (
     postmaster_pid,
     progress,
     serve_supports_workers,
+    steal_share,
 )
 from nimmt.bots import BOT_NAMES
 
@@ -287,6 +292,7 @@ class Run:
         cpu_before = self.cpu_snapshot()
         load_before = psutil.Process().cpu_times()
         load_avg_before = os.getloadavg()
+        machine_before = psutil.cpu_times()
         rushed_before = await self.rushed(client)
         self.profile(signal.SIGUSR1)
         stats.window_start = time.perf_counter()
@@ -297,6 +303,7 @@ class Run:
         cpu_after = self.cpu_snapshot()
         load_after = psutil.Process().cpu_times()
         load_avg_after = os.getloadavg()
+        machine_after = psutil.cpu_times()
         rushed_after = await self.rushed(client)
         window = stats.window_end - stats.window_start
         self.check_server()
@@ -377,6 +384,7 @@ class Run:
             "cores": len(os.sched_getaffinity(0)),
             "load_avg_before": [round(value, 2) for value in load_avg_before],
             "load_avg_after": [round(value, 2) for value in load_avg_after],
+            "steal_share": steal_share(machine_before, machine_after),
             "server_cores_used": round(server_cpu / window, 2),
             "load_cores_used": round(load_cpu / window, 2),
             "loop_lag_p99_ms": ms(percentile(stats.loop_lags, 0.99)),

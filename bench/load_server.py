@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import sqlalchemy as sa
@@ -92,6 +93,15 @@ class ProcessTree:
 
 def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+def steal_share(before: Any, after: Any) -> float | None:
+    """The share of the machine's CPU time between two ``psutil.cpu_times()`` that its
+    hypervisor spent on other machines (``None`` where the system does not count it)."""
+    if not hasattr(before, "steal"):
+        return None
+    total = sum(after) - sum(before)
+    return round((after.steal - before.steal) / total, 3) if total > 0 else None
 
 
 class Server:

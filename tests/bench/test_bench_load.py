@@ -54,6 +54,8 @@ def test_load_bench_prints_one_json_line() -> None:
     assert figures["actions_per_s"] > 0
     assert figures["p50_ms"] <= figures["p90_ms"] <= figures["p99_ms"]
     assert figures["bot_rushed"] == 0  # greedy decides in the server's thread: never rushed
+    steal = figures["steal_share"]  # None where the system does not count the hypervisor's
+    assert steal is None or (isinstance(steal, float | int) and 0 <= steal <= 1), steal
 
 
 @pytest.mark.parametrize(
