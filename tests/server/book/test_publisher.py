@@ -251,6 +251,30 @@ def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -
     assert _wire(told["ben phone"][0])["view"]["chosen_card"] == card
 
 
+def test_what_a_change_left_as_it_was_is_the_very_object_told_before() -> None:
+    """Successive news share every value that did not change (so that the copies a busy server
+    builds die at once instead of outliving the collector's passes); what changed is new."""
+    table, _ = _table()
+    watcher = Connection(table.code, None, None, inline=True)
+    player = Connection(table.code, "b", 1, inline=True)
+    table.connections.update((watcher, player))
+    _deal(table)
+    publish(table)
+    (before,) = watcher.take()
+    (ben_before,) = player.take()
+    card = table.game.view(0).legal_cards()[0]
+    table.apply(ActionRecord(table.version + 1, 1, ActionKind.PLAY, 0, card, None, None))
+    publish(table)
+    (after,) = watcher.take()
+    (ben_after,) = player.take()
+    for key in ("rows", "names", "score_sheet", "totals", "round_rows"):
+        assert after["view"][key] is before["view"][key], key
+    assert after["table"]["seats"] is before["table"]["seats"]
+    assert after["view"]["has_chosen"] != before["view"]["has_chosen"]
+    assert ben_after["view"]["hand"] is ben_before["view"]["hand"]  # another seat's card
+    assert _wire(after)["view"] == _wire(serialize.state_message(table, None))["view"]
+
+
 def test_a_changes_listener_hears_nothing_when_nothing_changed() -> None:
     table, _ = _table()
     follower = Connection(table.code, "a", 0, changes=True)
