@@ -75,6 +75,11 @@ class Bus(Protocol):
 
     async def publish(self, code: str, action: ActionRecord) -> None: ...
 
+    async def announce(self, code: str, version: int) -> None:
+        """Tell the others that table ``code`` is stored at ``version`` (no action: a process
+        behind it reads the database)."""
+        ...
+
     def listen_talk(self, on_talk: OnTalk) -> None:
         """Hand the table talk that other processes publish to ``on_talk``."""
         ...
@@ -99,6 +104,9 @@ class LocalBus:
     async def publish(self, code: str, action: ActionRecord) -> None:
         pass
 
+    async def announce(self, code: str, version: int) -> None:
+        pass
+
     def listen_talk(self, on_talk: OnTalk) -> None:
         pass
 
@@ -117,12 +125,13 @@ class LocalBus:
 
 class RedisBus:
     """Redis pub/sub: channel ``nimmt:table:{code}``, message ``"{sender} {version} {action}"``
-    (the action as JSON, see :func:`encode_action`); the table talk as ``"{sender} talk {json}"``.
+    (the action as JSON, see :func:`encode_action`; none, only the version, when announced by
+    :meth:`announce`); the table talk as ``"{sender} talk {json}"``.
 
     A process subscribes to the tables it holds in memory. A message from itself is ignored. If
     Redis goes away, publishing fails quietly (the change is stored; the others will poll), the
     listener reconnects with growing pauses and, once back, re-subscribes and asks the service
-    to resynchronize every table (``on_resync``).
+    to resynchronize every table (``on_resync``), which then announces each table's version.
     """
 
     def __init__(self, url: str) -> None:
@@ -224,9 +233,15 @@ class RedisBus:
                 await pubsub.aclose()
 
     async def publish(self, code: str, action: ActionRecord) -> None:
+        await self._publish_change(code, action.seq, encode_action(action))
+
+    async def announce(self, code: str, version: int) -> None:
+        await self._publish_change(code, version, "")
+
+    async def _publish_change(self, code: str, version: int, payload: str) -> None:
         if not self._healthy:
             return
-        message = f"{self.sender} {action.seq} {encode_action(action)}"
+        message = f"{self.sender} {version} {payload}"
         # A second try: after Redis came back, the first command on a pooled connection from
         # before fails ("Connection closed by server") and the next one gets a fresh connection.
         for attempt in range(2):
@@ -236,7 +251,7 @@ class RedisBus:
             except Exception as error:
                 if attempt == 0:
                     continue
-                log.error("bus: could not publish %s@%s (%s)", code, action.seq, error)
+                log.error("bus: could not publish %s@%s (%s)", code, version, error)
         # The change is stored; the others poll meanwhile. Dropping the listener's connection
         # makes it reconnect, which alone sets the bus healthy again (else this process would
         # never publish again).

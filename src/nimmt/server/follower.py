@@ -111,9 +111,13 @@ class Follower:
                 log.exception("table %s: catching up failed; the next poll retries", table.code)
 
     async def resync_all(self) -> None:
-        """The bus is back after a gap: every table held here may have missed changes."""
+        """The bus is back after a gap: every table held here may have missed changes, and
+        the others may have missed what this process stored meanwhile. Each process's bus
+        comes back on its own: one already back polls no more and waits to be told, while
+        this one, still down, published nothing. So each table's version is announced."""
         for table in list(self.book.tables.values()):
             await self._locked_catch_up(table)
+            await self.book.bus.announce(table.code, table.version)
 
     async def poll_versions(self) -> None:
         """While the bus is down: the database's versions of the tables held here, in one
