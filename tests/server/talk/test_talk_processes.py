@@ -40,6 +40,11 @@ class PairedBus:
             if self.healthy and peer._on_change is not None:
                 await peer._on_change(code, action.seq, action)
 
+    async def announce(self, code: str, version: int) -> None:
+        for peer in self.peers:
+            if self.healthy and peer._on_change is not None:
+                await peer._on_change(code, version, None)
+
     def listen_talk(self, on_talk: OnTalk) -> None:
         self._on_talk = on_talk
 
