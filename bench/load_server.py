@@ -100,7 +100,9 @@ def steal_share(before: Any, after: Any) -> float | None:
     hypervisor spent on other machines (``None`` where the system does not count it)."""
     if not hasattr(before, "steal"):
         return None
-    total = sum(after) - sum(before)
+    # Linux counts a guest's time in user and nice already: summed again, it would count twice.
+    counted = [name for name in before._fields if name not in ("guest", "guest_nice")]
+    total = sum(getattr(after, name) - getattr(before, name) for name in counted)
     return round((after.steal - before.steal) / total, 3) if total > 0 else None
 
 
