@@ -238,6 +238,10 @@ def merge_queued(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return merged
 
 
+_MISSING = object()
+"""Stands for a key a part did not have (``None`` is a value the wire knows)."""
+
+
 def _share(table: LiveTable, part: str | int, now: dict[str, Any]) -> dict[str, Any]:
     """``now``, a new part of ``table``'s news, with each value equal to the one told last in
     that part replaced by that very object, and kept as the part told last.
@@ -255,9 +259,6 @@ def _share(table: LiveTable, part: str | int, now: dict[str, Any]) -> dict[str, 
                 now[key] = old
     table.shown[part] = now
     return now
-
-
-_MISSING = object()
 
 
 def _changed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:

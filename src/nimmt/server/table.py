@@ -229,7 +229,7 @@ class LiveTable:
     """The table's agreements about absent people's seats (stored ``handover``/``return``)."""
     presence: Presence = field(default_factory=Presence)
     """Who is connected, as this process knows it (never stored)."""
-    shown: dict[str | int | None, dict[str, Any]] = field(default_factory=dict)
+    shown: dict[str | int, dict[str, Any]] = field(default_factory=dict)
     """The parts of the last news told here (``"table"``: the summary, ``"public"``: the view's
     public part, a seat: its own part), kept so that the next news reuses each value that did
     not change (:func:`nimmt.server.publisher.News`)."""
