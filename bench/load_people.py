@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from load_server import HOST, Ack
+from nimmt.server.publisher import apply_change
 
 if TYPE_CHECKING:
     from load import Run
@@ -157,13 +158,7 @@ class Person:
             held = self.state
             if held is None:
                 return  # (the server sends a whole state first)
-            message = {
-                **held,
-                "version": message["version"],
-                "table": {**held["table"], **message.get("table", {})},
-                "view": {**held["view"], **message.get("view", {})},
-                "events": message.get("events", []),
-            }
+            message = {**apply_change(held, message), "events": message.get("events", [])}
             kind = "state"
         if kind == "events":
             self.on_events(message, now)

@@ -227,15 +227,24 @@ def merge_queued(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         ):
             merged.append(message)
             continue
-        combined = {**last, "version": message["version"]}
+        combined = apply_change(last, message)
         events = [*last.get("events", ()), *message.get("events", ())]
         if events:
             combined["events"] = events
-        for part in ("table", "view"):
-            if part in message:
-                combined[part] = {**last.get(part, {}), **message[part]}
         merged[-1] = combined
     return merged
+
+
+def apply_change(held: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """What a ``changes`` client holds after ``change`` (docs/protocol.md): ``held`` (a
+    ``state``, or what earlier changes made of one) with the change's ``table`` and ``view``
+    parts over its own and the change's version. The events are left as they were: a client
+    hears them once, the queue merges them. Nothing is changed in place."""
+    applied = {**held, "version": change["version"]}
+    for part in ("table", "view"):
+        if part in change:
+            applied[part] = {**held.get(part, {}), **change[part]}
+    return applied
 
 
 _MISSING = object()

@@ -12,7 +12,7 @@ import orjson
 from nimmt.engine import draw_deal
 from nimmt.server import serialize
 from nimmt.server.actions import ActionKind
-from nimmt.server.publisher import merge_queued, publish
+from nimmt.server.publisher import apply_change, merge_queued, publish
 from nimmt.server.serialize import Frame, encode
 from nimmt.server.storage import ActionRecord, SeatRecord
 from nimmt.server.table import RESYNC, Connection, LiveTable
@@ -157,12 +157,7 @@ def _follow(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, A
     if wire["type"] == "state":
         return wire
     assert wire["type"] == "change" and held is not None
-    return {
-        **held,
-        "version": wire["version"],
-        "table": {**held["table"], **wire.get("table", {})},
-        "view": {**held["view"], **wire.get("view", {})},
-    }
+    return apply_change(held, wire)
 
 
 def _one_action(table: LiveTable, rng: random.Random) -> None:
@@ -304,3 +299,16 @@ def test_queued_changes_are_told_as_one_and_other_messages_keep_their_place() ->
     assert state == {"type": "state", "version": 4, "you": {"seat": 0}, "table": {"a": 1},
                      "view": {"x": 1, "y": 1}}  # fmt: skip
     assert first["view"] == {"x": 2}  # the frames others share are left as they were
+
+
+def test_a_change_applies_over_what_the_client_holds_and_leaves_it_be() -> None:
+    held = {"type": "state", "version": 4, "table": {"a": 1, "b": 2}, "view": {"x": 1, "y": 2}}
+    before = orjson.dumps(held)
+    applied = apply_change(held, {"type": "change", "version": 5, "view": {"y": 3}})
+    assert applied == {
+        "type": "state",
+        "version": 5,
+        "table": {"a": 1, "b": 2},
+        "view": {"x": 1, "y": 3},
+    }
+    assert orjson.dumps(held) == before
