@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 
 from nimmt.arena import Match, play_block, play_deal, play_match, report
+from nimmt.arena.runner import DecisionSeeded
 from nimmt.bots import make_bot
-from nimmt.engine import SeatView
+from nimmt.engine import Game, Phase, SeatView
 from nimmt.records import replay_record
 
 
@@ -116,3 +118,54 @@ def test_the_referee_gives_each_bot_only_its_own_seats_view() -> None:
             still_hidden = others - {card for cards in view.played for card in cards}
             still_hidden -= set(view.revealed or ())
             assert not still_hidden & set(view.hand)
+
+
+def _views_of_a_round(seed: int) -> list[SeatView]:
+    """Seat 0's view at each turn of a round that three greedy seats play."""
+    game = Game(3)
+    game.deal(random.Random(seed))
+    greedy = make_bot("greedy", 0)
+    views = []
+    while game.phase is Phase.CHOOSING_CARDS or game.phase is Phase.CHOOSING_ROW:
+        if game.phase is Phase.CHOOSING_ROW:
+            pending = game.pending_row_choice
+            assert pending is not None
+            game.choose_row(pending.seat, greedy.choose_row(game.view(pending.seat)))
+            continue
+        views.append(game.view(0))
+        for seat in game.waiting_for():
+            game.play(seat, greedy.choose_card(game.view(seat)))
+            if game.phase is not Phase.CHOOSING_CARDS:
+                break
+    return views
+
+
+def test_a_decision_seeded_bot_draws_the_same_at_a_decision_whatever_came_before() -> None:
+    for seed in range(6):
+        views = _views_of_a_round(seed)
+        fresh = [DecisionSeeded("random", 4, seed, 0, 1).choose_card(view) for view in views]
+        # One bot asked every decision in turn chooses as a new one asked each alone.
+        playing = DecisionSeeded("random", 4, seed, 0, 1)
+        assert [playing.choose_card(view) for view in views] == fresh
+        # The seat and the block are part of the decision's seed.
+        others = [DecisionSeeded("random", 4, seed, 0, 2).choose_card(view) for view in views]
+        assert others != fresh or len(views) < 3
+
+
+def test_decision_seeds_replay_whatever_the_jobs_and_say_so() -> None:
+    match = Match(
+        ("mc:4", "random", "random"), blocks=3, seed=8, decision_seeds=True, keep_records=True
+    )
+    serial = play_match(match, jobs=1)
+    assert [result.scores for result in play_match(match, jobs=2)] == [
+        result.scores for result in serial
+    ]
+    default = play_match(Match(match.bots, 3, seed=8))
+    assert [result.scores for result in default] != [result.scores for result in serial]
+    assert report(match, serial)["decision_seeds"] is True
+    assert "decision_seeds" not in report(Match(match.bots, 3, seed=8), default)
+    assert all(
+        json.loads(text)["meta"]["arena"]["decision_seeds"] is True
+        for result in serial
+        for _, text in result.records
+    )

@@ -8,7 +8,10 @@ rotation of a game is dealt the same sequence of rounds for as long as it lasts.
 
 Deals, and the bots' own random choices, are drawn from generators seeded by the arena's seed
 and the block, rotation and bot, never from shared state, so a run gives the same games whatever
-the number of worker processes.
+the number of worker processes. With ``decision_seeds`` each decision's draws come from a
+generator of their own (:class:`DecisionSeeded`), so that two bots that differ in one setting
+draw the same numbers at the same decision of the same game (a paired screen's common random
+numbers).
 
 A ``cmd:COMMAND`` bot (:mod:`nimmt.bots.external`) is one program for the whole match, started
 once and asked for every game it sits in; a match with such a bot is played in this process
@@ -34,7 +37,7 @@ from nimmt.arena.referee import GamePlay, play_deal, play_game
 from nimmt.arena.stats import Estimate, summarize
 from nimmt.bots import Bot, ProgramBot, make_bot
 from nimmt.bots.external import DEFAULT_MOVE_TIME, is_program
-from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS, draw_deal
+from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS, SeatView, draw_deal
 
 
 class ArenaError(ValueError):
@@ -52,6 +55,9 @@ class Match:
     """False: each block is one deal (a round); True: each block is a whole game."""
     keep_records: bool = False
     move_time: float = DEFAULT_MOVE_TIME
+    decision_seeds: bool = False
+    """Seed each decision's draws by the decision (:class:`DecisionSeeded`), instead of one
+    generator per bot and game."""
     """Seconds a program bot (``cmd:COMMAND``) may take for one decision."""
 
 
@@ -79,6 +85,40 @@ def bot_rng(seed: int, block: int, rotation: int, bot: int) -> random.Random:
     return random.Random(f"nimmt-arena-bot:{seed}:{block}:{rotation}:{bot}")
 
 
+class DecisionSeeded:
+    """The bot called ``name``, made afresh for every decision with a generator seeded by the
+    arena's seed, the block, the rotation, the bot's place in the match and the decision (the
+    round, the turn, a card or a row).
+
+    By default a bot draws all its decisions of a game from one generator, so a bot that draws
+    a different amount of numbers at one decision (another setting, another number of deals)
+    draws different numbers at every later one, and two runs of a paired screen part ways at
+    the first decision even where both would play the same card. Seeded by the decision, the
+    candidate and the baseline draw the same numbers at the same decision, and so do the other
+    seats: the games stay the same until a choice differs, and part ways only through what that
+    choice changes. The paired difference keeps its expectation and loses most of its noise
+    (common random numbers). Made afresh, the bot keeps nothing from one decision to the next;
+    the bots built into nimmt decide from the view alone, so they play as they would."""
+
+    def __init__(self, name: str, seed: int, block: int, rotation: int, bot: int) -> None:
+        self._name = name
+        self._key = f"nimmt-arena-decision:{seed}:{block}:{rotation}:{bot}"
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _bot(self, view: SeatView, kind: str) -> Bot:
+        return make_bot(self._name, random.Random(f"{self._key}:{view.round}:{view.turn}:{kind}"))
+
+    def choose_card(self, view: SeatView) -> int:
+        return self._bot(view, "card").choose_card(view)
+
+    def choose_row(self, view: SeatView) -> int:
+        return self._bot(view, "row").choose_row(view)
+
+
+
 def check_match(match: Match) -> None:
     """Raise :class:`ArenaError` (or the bots' ``UnknownBotError``) for a match that cannot run."""
     if not MIN_PLAYERS <= len(match.bots) <= MAX_PLAYERS:
@@ -103,6 +143,8 @@ def play_block(match: Match, block: int, programs: Mapping[int, Bot] | None = No
         bots: list[Bot] = [
             programs[i]
             if programs is not None and i in programs
+            else DecisionSeeded(match.bots[i], match.seed, block, rotation, i)
+            if match.decision_seeds
             else make_bot(match.bots[i], bot_rng(match.seed, block, rotation, i))
             for i in order
         ]
@@ -139,6 +181,8 @@ def _record(
             "bots": list(match.bots),
         }
     }
+    if match.decision_seeds:
+        meta["arena"]["decision_seeds"] = True
     kind = "game" if match.whole_games else "deal"
     name = f"{kind}{block + 1:05d}-rotation{rotation + 1:02d}.json"
     return name, dump_record(to_record(play.game, players, meta))
@@ -243,5 +287,8 @@ def report(match: Match, results: Sequence[BlockResult]) -> dict[str, Any]:
         out.update({"deals": rounds, "games": len(results) * seats})
     else:
         out.update({"mode": "deals", "deals": len(results), "games": len(results) * seats})
-    out.update({"seed": match.seed, "bots": bots})
+    out["seed"] = match.seed
+    if match.decision_seeds:
+        out["decision_seeds"] = True
+    out["bots"] = bots
     return out

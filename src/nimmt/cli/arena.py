@@ -87,6 +87,15 @@ def arena(
         ),
     ] = None,
     move_time: MoveTimeOption = DEFAULT_MOVE_TIME,
+    decision_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--decision-seeds",
+            metavar="",
+            help="Seed each decision's draws by the decision, for paired screens "
+            "(docs/bots.md).",
+        ),
+    ] = False,
 ) -> None:
     """Pit bots against each other on duplicate deals, every deal in every rotation of the seats."""
     # Imported here so that the other commands start without loading the bots and numpy.
@@ -109,6 +118,7 @@ def arena(
         whole_games=games is not None,
         keep_records=record is not None,
         move_time=move_time,
+        decision_seeds=decision_seeds,
     )
     try:
         check_match(match)
