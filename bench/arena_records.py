@@ -27,7 +27,8 @@ from nimmt.arena import Estimate, summarize
 from nimmt.arena.stats import estimate, vs_others
 from nimmt.records import parse_record, replay_record
 
-_NAME = re.compile(r"deal(\d+)-rotation(\d+)\.json")
+_NAME = re.compile(r"(?:deal|game)(\d+)-rotation(\d+)\.json")
+"""A record's file name: a deal's, or a whole game's (``--games``)."""
 _BOT = re.compile(r" #(\d+)$")
 
 
@@ -39,10 +40,10 @@ def block_scores(directory: Path) -> tuple[list[str], list[list[list[int]]]]:
 
 def numbered_blocks(directory: Path) -> tuple[list[str], dict[int, list[list[int]]]]:
     """The bots in the order given to the arena, and each complete deal's bullheads by bot,
-    by deal number (in order)."""
+    by deal number (in order); with whole games (``--games``), each game's totals."""
     deals: dict[int, dict[int, list[int]]] = defaultdict(dict)
     bots: list[str] = []
-    for path in sorted(directory.glob("deal*-rotation*.json")):
+    for path in sorted(directory.glob("*-rotation*.json")):
         match = _NAME.fullmatch(path.name)
         if match is None:
             continue

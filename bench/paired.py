@@ -16,7 +16,10 @@ averaged over the tables, and the interval is taken over those deals; this is th
 
     python bench/paired.py CAND_DIR:BASE_DIR [CAND_DIR:BASE_DIR ...] --json
 
-Each ``DIR`` is the directory an arena run's ``--record`` wrote.
+Each ``DIR`` is the directory an arena run's ``--record`` wrote. Runs of whole games
+(``--games``) compare the games' totals the same way, and also the first bot's share of the
+wins (``win_share``, ties split, averaged over a game's rotations): the figure that counts in
+a whole game.
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from arena_records import interval, numbered_blocks
-from nimmt.arena.stats import Estimate, estimate, vs_others
+from nimmt.arena.stats import Estimate, estimate, vs_others, win_shares
 
 Blocks = dict[int, list[list[int]]]
 """Bullheads by deal number: one list per rotation, one figure per bot in the order given."""
@@ -42,9 +46,22 @@ def first_bot_relative(blocks: Blocks) -> dict[int, float]:
     }
 
 
-def differences(candidate: Blocks, baseline: Blocks) -> dict[int, float]:
-    """Per deal both runs completed: the candidate's relative score minus the baseline's."""
-    ours, theirs = first_bot_relative(candidate), first_bot_relative(baseline)
+def first_bot_wins(blocks: Blocks) -> dict[int, float]:
+    """Per deal (or whole game): the first bot's share of the win, averaged over the
+    rotations."""
+    return {
+        deal: math.fsum(win_shares(game)[0] for game in games) / len(games)
+        for deal, games in blocks.items()
+    }
+
+
+def differences(
+    candidate: Blocks, baseline: Blocks, figure: Callable[[Blocks], dict[int, float]] | None = None
+) -> dict[int, float]:
+    """Per deal both runs completed: the candidate's relative score (or ``figure``) minus the
+    baseline's."""
+    measure = first_bot_relative if figure is None else figure
+    ours, theirs = measure(candidate), measure(baseline)
     return {deal: ours[deal] - theirs[deal] for deal in sorted(set(ours) & set(theirs))}
 
 
@@ -92,6 +109,17 @@ def main() -> None:
                 "difference_ci95": interval(figure),
             }
         )
+        if _whole_games(Path(ours)):
+            wins = differences(candidate, baseline, first_bot_wins)
+            win_figure = estimate(list(wins.values()))
+            rows[-1]["candidate_win_share"] = round(
+                estimate([first_bot_wins(candidate)[d] for d in wins]).mean, 4
+            )
+            rows[-1]["baseline_win_share"] = round(
+                estimate([first_bot_wins(baseline)[d] for d in wins]).mean, 4
+            )
+            rows[-1]["win_share_difference"] = round(win_figure.mean, 4)
+            rows[-1]["win_share_difference_ci95"] = interval(win_figure)
     deals, overall = pooled(tables)
     result = {
         "tables": rows,
@@ -111,6 +139,11 @@ def main() -> None:
             f" {row['baseline_vs_others']:+7.2f}  {figure.mean:+6.2f} {interval(figure)}"
         )
     print(f"{'pooled':<60} {deals:>4} deals  {overall.mean:+6.2f} {interval(overall)}")
+
+
+def _whole_games(directory: Path) -> bool:
+    """The run played whole games (``--games``): its records are named by game."""
+    return any(directory.glob("game*-rotation*.json"))
 
 
 if __name__ == "__main__":

@@ -204,6 +204,11 @@ def sample_hands(
     return shuffled[:, :needed].reshape(samples, others, hand_size)
 
 
+Scorer = Callable[[Batch], npt.NDArray[np.float64]]
+"""What a finished round of a batch is worth to seat 0, per round (lower is better):
+:func:`relative_scores`, or the chance of winning the game (:mod:`nimmt.bots.objective`)."""
+
+
 def relative_scores(batch: Batch) -> npt.NDArray[np.float64]:
     """``(B,)``: seat 0's bullheads minus the mean of the other seats' (lower is better)."""
     penalties = batch.penalties

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from nimmt.bots.batchsim import (
     Batch,
     IntArray,
+    Scorer,
     batch_from_rows,
     relative_scores,
     resolve_turn,
@@ -55,10 +56,13 @@ def _repeat(batch: Batch, times: int) -> Batch:
     )
 
 
-def choice_values(batch: Batch, weights: npt.NDArray[np.float32]) -> FloatArray:
+def choice_values(
+    batch: Batch, weights: npt.NDArray[np.float32], score: Scorer = relative_scores
+) -> FloatArray:
     """``(B, h)``: for each round and each card slot of seat 0, the expected relative score at
     the end of the round when seat 0 plays it now (the others by the model, then on as
-    :func:`solve`). Every hand must hold ``h >= 2`` cards in its slots, no empty slot."""
+    :func:`solve`; ``score`` judges the finished rounds when given). Every hand must hold
+    ``h >= 2`` cards in its slots, no empty slot."""
     size, seats, cards = batch.hands.shape
     logits = card_logits(batch, weights).astype(np.float64)
     logits -= logits.max(axis=-1, keepdims=True)
@@ -79,22 +83,24 @@ def choice_values(batch: Batch, weights: npt.NDArray[np.float32]) -> FloatArray:
     keep = np.ones(child.hands.shape, dtype=bool)
     keep[rows, np.arange(seats)[None, :], slots] = False
     child.hands = child.hands[keep].reshape(child.size, seats, cards - 1)
-    values = solve(child, weights).reshape(size, count)
+    values = solve(child, weights, score).reshape(size, count)
     weighted = (weight * values).reshape(size, cards, count // cards)
     # Seat 0's card fixes a block of joint choices whose weights sum to 1, up to rounding.
     means: FloatArray = weighted.sum(axis=-1) / weight.reshape(size, cards, -1).sum(axis=-1)
     return means
 
 
-def solve(batch: Batch, weights: npt.NDArray[np.float32]) -> FloatArray:
+def solve(
+    batch: Batch, weights: npt.NDArray[np.float32], score: Scorer = relative_scores
+) -> FloatArray:
     """``(B,)``: the expected relative score of seat 0 at the end of each round of ``batch``,
     seat 0 choosing the best card at every turn, the others by the model (every hand holds the
     same number of cards, none empty). The batch is used up."""
     cards = batch.hands.shape[2]
     if cards == 1:
         resolve_turn(batch, batch.hands[:, :, 0].copy())
-        return relative_scores(batch)
-    values: FloatArray = choice_values(batch, weights).min(axis=1)
+        return score(batch)
+    values: FloatArray = choice_values(batch, weights, score).min(axis=1)
     return values
 
 
@@ -104,14 +110,15 @@ def endgame_card_scores(
     rng: np.random.Generator,
     weights: npt.NDArray[np.float32],
     others: IntArray | None = None,
+    score: Scorer = relative_scores,
 ) -> tuple[tuple[int, ...], FloatArray]:
     """Each legal card and its exact expected relative score (lower is better), averaged over
     ``samples`` sampled deals of the unseen cards (or the other seats' hands ``others``, in
-    table order, when given); the rest of the round as :func:`solve`."""
+    table order, when given); the rest of the round as :func:`solve` (``score``: as there)."""
     hand = view.legal_cards()
     if others is None:
         others = sample_hands(view.unseen_cards(), view.players - 1, len(hand), samples, rng)
     mine = np.broadcast_to(np.asarray(hand, dtype=np.int64), (samples, 1, len(hand)))
     batch = batch_from_rows(view.rows, np.concatenate([mine, others], axis=1))
-    scores: FloatArray = choice_values(batch, weights).mean(axis=0)
+    scores: FloatArray = choice_values(batch, weights, score).mean(axis=0)
     return hand, scores

@@ -25,6 +25,7 @@ from nimmt.bots.batchsim import (
     Batch,
     IntArray,
     RolloutPolicy,
+    Scorer,
     batch_from_rows,
     greedy_policy,
     play_out,
@@ -67,9 +68,11 @@ def card_scores(
     policy: RolloutPolicy = greedy_policy,
     slots: Sequence[int] | IntArray | None = None,
     others: IntArray | None = None,
+    score: Scorer = relative_scores,
 ) -> tuple[tuple[int, ...], FloatArray]:
     """Each legal card and its mean relative score over ``samples`` sampled deals (lower is
-    better): this turn's other cards and the rest of the round follow ``policy``.
+    better): this turn's other cards and the rest of the round follow ``policy``. ``score``
+    judges each finished round instead of the relative score when given.
 
     ``slots`` limits the evaluation to those cards (indices into the legal cards); the scores
     are then theirs, in that order. All cards are tried in the same sampled deals: uniform
@@ -80,11 +83,16 @@ def card_scores(
     tried = np.arange(len(hand)) if slots is None else np.asarray(slots, dtype=np.int64)
     deals = _deals(view, hand, samples, rng, others)
     batch = batch_from_rows(view.rows, np.tile(deals, (len(tried), 1, 1)))
-    return hand, evaluate_cards(batch, tried, samples, turns_left_after(view.turn), policy)
+    return hand, evaluate_cards(batch, tried, samples, turns_left_after(view.turn), policy, score)
 
 
 def evaluate_cards(
-    batch: Batch, tried: IntArray, samples: int, turns_after: int, policy: RolloutPolicy
+    batch: Batch,
+    tried: IntArray,
+    samples: int,
+    turns_after: int,
+    policy: RolloutPolicy,
+    score: Scorer = relative_scores,
 ) -> FloatArray:
     """Play slot ``tried[i]`` of seat 0's hand in rounds ``i*samples`` to ``(i+1)*samples - 1``
     of the batch, the rest by ``policy``; each tried card's mean score."""
@@ -92,7 +100,7 @@ def evaluate_cards(
     slots[:, 0] = np.repeat(tried, samples)
     resolve_turn(batch, take_cards(batch, slots))
     play_out(batch, turns_after, policy)
-    means: FloatArray = relative_scores(batch).reshape(len(tried), samples).mean(axis=1)
+    means: FloatArray = score(batch).reshape(len(tried), samples).mean(axis=1)
     return means
 
 
@@ -114,13 +122,15 @@ def row_scores(
     samples: int,
     rng: np.random.Generator,
     policy: RolloutPolicy = greedy_policy,
+    score: Scorer = relative_scores,
 ) -> FloatArray:
     """Each row's mean relative score (lower is better) if the seat takes it: the turn
-    finishes, then the rest of the round follows ``policy``."""
+    finishes, then the rest of the round follows ``policy`` (``score``: as
+    :func:`card_scores`)."""
     cards, batch = row_batch(view, samples, rng)
     resolve_turn(batch, cards, np.repeat(np.arange(NUM_ROWS), samples))
     play_out(batch, turns_left_after(view.turn), policy)
-    means: FloatArray = relative_scores(batch).reshape(NUM_ROWS, samples).mean(axis=1)
+    means: FloatArray = score(batch).reshape(NUM_ROWS, samples).mean(axis=1)
     return means
 
 

@@ -27,10 +27,11 @@ import numpy as np
 import numpy.typing as npt
 
 from nimmt.bots.base import Limit
-from nimmt.bots.batchsim import IntArray, RolloutPolicy
+from nimmt.bots.batchsim import IntArray, RolloutPolicy, Scorer, relative_scores
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
+from nimmt.bots.objective import GameObjective
 from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
@@ -38,6 +39,7 @@ from nimmt.engine import SeatView
 
 POLICIES = ("model", "softmin")
 CORES = ("numpy", "numba")
+OBJECTIVES = ("round", "game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,10 @@ class StrongSettings:
     """Beliefs are used at tables of at least this many seats. At 3 seats, against ``mc:64``,
     they measured worse than none: the model, fitted to ``hard-v1``'s play, misreads opponents
     that play otherwise, and with only two others each misread weighs more."""
+    objective: str = "round"
+    """What a decision plays for: ``round``, the round's relative score (``hard-v2``); ``game``,
+    in a round that may end the game, the chance of winning it
+    (:class:`~nimmt.bots.objective.GameObjective`)."""
     budget: float = 0.0
     """Seconds a card decision should take at most (0: no limit). The first stage always runs;
     a refinement stage starts only while less than half the budget is spent, so a busy machine
@@ -111,6 +117,8 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError(f"strong setting policy must be one of {', '.join(POLICIES)}")
     if settings.core not in CORES:
         raise ValueError(f"strong setting core must be one of {', '.join(CORES)}")
+    if settings.objective not in OBJECTIVES:
+        raise ValueError(f"strong setting objective must be one of {', '.join(OBJECTIVES)}")
     if settings.own_temperature < 0:
         raise ValueError("strong setting own_temperature must be 0 (as temperature) or positive")
     try:
@@ -173,7 +181,7 @@ class StrongBot:
         if exact:
             others = self._others(self._belief(view, exact), exact)
             candidates, scores = endgame_card_scores(
-                view, exact, self._rng, self._weights(), others
+                view, exact, self._rng, self._weights(), others, self._scorer(view)
             )
             return candidates[int(np.argmin(scores))]
         return hand[self._best_slot(view)]
@@ -187,8 +195,14 @@ class StrongBot:
         started = time.perf_counter()
         samples = settings.samples_for(view.players)
         beliefs = self._belief(view, samples)
+        score = self._scorer(view)
         _, scores = card_scores(
-            view, samples, self._rng, self._policy(), others=self._others(beliefs, samples)
+            view,
+            samples,
+            self._rng,
+            self._policy(),
+            others=self._others(beliefs, samples),
+            score=score,
         )
         totals = scores * samples
         counts = np.full(len(scores), samples)
@@ -208,6 +222,7 @@ class StrongBot:
                 self._policy(),
                 slots=alive,
                 others=self._others(beliefs, more),
+                score=score,
             )
             totals[alive] += extra * more
             counts[alive] += more
@@ -237,7 +252,14 @@ class StrongBot:
 
     def choose_row(self, view: SeatView) -> int:
         samples = scaled_samples(self.settings.row_samples, view.players)
-        return int(np.argmin(row_scores(view, samples, self._rng, self._policy())))
+        return int(
+            np.argmin(row_scores(view, samples, self._rng, self._policy(), self._scorer(view)))
+        )
+
+    def _scorer(self, view: SeatView) -> Scorer:
+        """How this decision judges a finished round (the settings' :attr:`~StrongSettings.
+        objective`)."""
+        return GameObjective(view) if self.settings.objective == "game" else relative_scores
 
 
 HARD_V2_SETTINGS = StrongSettings()
