@@ -52,11 +52,14 @@ def test_a_round_that_may_end_the_game_is_judged_by_the_share_of_the_win() -> No
                 [0, 25, 0, 7],  # 20, 55, 40, 67: alone lowest again
                 [30, 0, 0, 7],  # 50, 30, 40, 67: another wins
                 [0, 0, 0, 0],  # nobody passes 66: the game goes on
+                [3, 0, 0, 7],  # won as the first, with 3 bullheads more
             ],
         )
     )
     assert objective.ends is True
-    assert scores[:4].tolist() == [-1.0, -0.5, -1.0, 0.0]
+    assert scores[:4].tolist() == pytest.approx([-1.0, -0.5, -1.0, 0.0], abs=0.01)
+    # Two futures that both win: the one with fewer bullheads for seat 1 is better.
+    assert scores[0] < scores[5] < scores[1]
     # Leading by 10 with a round or so to go: likely, not surely, the winner.
     assert -1.0 < scores[4] < -0.5
 

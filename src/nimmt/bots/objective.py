@@ -29,6 +29,9 @@ FloatArray = npt.NDArray[np.float64]
 
 ENDS_FROM = 0.2
 """The share of sampled futures that end the game from which a decision plays to win it."""
+TIE_BREAK = 1e-4
+"""What a bullhead of the relative score weighs beside the whole win (1): enough to choose
+between cards that win alike, too little to outweigh a difference in the chance of winning."""
 DEFAULT_RATE = 8.0
 """Bullheads per seat and round assumed before a game has a completed round."""
 MIN_RATE = 3.0
@@ -71,5 +74,7 @@ class GameObjective:
         scale = SPREAD * self.rate * np.sqrt(rounds_left)
         behind = (final - final[:, :1]) / scale[:, None]
         chance = 1.0 / np.exp(-behind).sum(axis=1)
-        result: FloatArray = -np.where(ended, share, chance)
+        # Where every card wins alike (the game surely won, or surely lost) the round's
+        # bullheads still decide, by a weight too small to matter anywhere else.
+        result: FloatArray = TIE_BREAK * relative_scores(batch) - np.where(ended, share, chance)
         return result
