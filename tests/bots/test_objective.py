@@ -28,6 +28,16 @@ def _batch(view: SeatView, penalties: list[list[int]]) -> Batch:
     return batch
 
 
+def test_how_many_futures_must_end_the_game_is_a_setting() -> None:
+    # Half of the futures end the game: enough for a threshold of 0.5, not for one of 0.9.
+    view = _view([60, 20, 30, 40], 1)
+    futures = [[0, 0, 0, 7], [0, 0, 0, 0]]
+    assert GameObjective(view, 0.5)(_batch(view, futures))[0] < -0.9
+    assert GameObjective(view, 0.9)(_batch(view, futures)).tolist() == pytest.approx(
+        relative_scores(_batch(view, futures)).tolist()
+    )
+
+
 def test_a_round_that_cannot_end_the_game_is_judged_by_the_relative_score() -> None:
     view = _view([10, 20, 30, 15], 0)
     objective = GameObjective(view)
@@ -85,3 +95,5 @@ def test_game_objective_settings_parse_and_play_as_hard_while_the_game_cannot_en
     ).choose_card(view)
     with pytest.raises(ValueError, match="objective must be one of round, game"):
         make_bot("strong:objective=match", 1)
+    with pytest.raises(ValueError, match="game_from must be more than 0 and at most 1"):
+        make_bot("strong:objective=game,game_from=1.5", 1)

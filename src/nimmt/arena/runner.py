@@ -118,7 +118,6 @@ class DecisionSeeded:
         return self._bot(view, "row").choose_row(view)
 
 
-
 def check_match(match: Match) -> None:
     """Raise :class:`ArenaError` (or the bots' ``UnknownBotError``) for a match that cannot run."""
     if not MIN_PLAYERS <= len(match.bots) <= MAX_PLAYERS:

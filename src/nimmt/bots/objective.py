@@ -9,9 +9,9 @@ wins ``1/k``, as the arena counts it), and a future in which nobody passes 66 by
 that share from the totals and the rounds that are likely to remain.
 
 It decides once per decision, from the first batch it judges, whether the game may end in this
-round (somebody passes 66 in at least :data:`ENDS_FROM` of the futures), so that every stage of
-a search compares like with like; a round that cannot end the game is judged by the relative
-score, exactly as before.
+round (somebody passes 66 in at least a given share of the futures, :data:`ENDS_FROM` unless
+told), so that every stage of a search compares like with like; a round that cannot end the
+game is judged by the relative score, exactly as before.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ class GameObjective:
     score while the game cannot end this round, minus the chance of winning the game when it
     may."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, ends_from: float = ENDS_FROM) -> None:
+        self.ends_from = ends_from
         order = table_order(view)
         self.before = np.asarray(
             [view.totals[seat] + view.penalties[seat] for seat in order], dtype=np.float64
@@ -62,7 +63,7 @@ class GameObjective:
         over = final.max(axis=1)
         ended = over > GAME_END_THRESHOLD
         if self.ends is None:
-            self.ends = bool(ended.mean() >= ENDS_FROM)
+            self.ends = bool(ended.mean() >= self.ends_from)
         if not self.ends:
             return relative_scores(batch)
         lowest = final.min(axis=1)

@@ -31,7 +31,7 @@ from nimmt.bots.batchsim import IntArray, RolloutPolicy, Scorer, relative_scores
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
 from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
-from nimmt.bots.objective import GameObjective
+from nimmt.bots.objective import ENDS_FROM, GameObjective
 from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
@@ -98,6 +98,9 @@ class StrongSettings:
     """What a decision plays for: ``round``, the round's relative score (``hard-v2``); ``game``,
     in a round that may end the game, the chance of winning it
     (:class:`~nimmt.bots.objective.GameObjective`)."""
+    game_from: float = ENDS_FROM
+    """With ``objective=game``: the share of a decision's sampled futures in which somebody
+    passes 66 from which it plays to win the game."""
     budget: float = 0.0
     """Seconds a card decision should take at most (0: no limit). The first stage always runs;
     a refinement stage starts only while less than half the budget is spent, so a busy machine
@@ -119,6 +122,8 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError(f"strong setting core must be one of {', '.join(CORES)}")
     if settings.objective not in OBJECTIVES:
         raise ValueError(f"strong setting objective must be one of {', '.join(OBJECTIVES)}")
+    if not 0 < settings.game_from <= 1:
+        raise ValueError("strong setting game_from must be more than 0 and at most 1")
     if settings.own_temperature < 0:
         raise ValueError("strong setting own_temperature must be 0 (as temperature) or positive")
     try:
@@ -259,7 +264,10 @@ class StrongBot:
     def _scorer(self, view: SeatView) -> Scorer:
         """How this decision judges a finished round (the settings' :attr:`~StrongSettings.
         objective`)."""
-        return GameObjective(view) if self.settings.objective == "game" else relative_scores
+        settings = self.settings
+        if settings.objective == "game":
+            return GameObjective(view, settings.game_from)
+        return relative_scores
 
 
 HARD_V2_SETTINGS = StrongSettings()

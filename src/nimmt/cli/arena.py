@@ -92,8 +92,7 @@ def arena(
         typer.Option(
             "--decision-seeds",
             metavar="",
-            help="Seed each decision's draws by the decision, for paired screens "
-            "(docs/bots.md).",
+            help="Seed each decision's draws by the decision, for paired screens (docs/bots.md).",
         ),
     ] = False,
 ) -> None:
