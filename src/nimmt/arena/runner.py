@@ -55,10 +55,10 @@ class Match:
     """False: each block is one deal (a round); True: each block is a whole game."""
     keep_records: bool = False
     move_time: float = DEFAULT_MOVE_TIME
+    """Seconds a program bot (``cmd:COMMAND``) may take for one decision."""
     decision_seeds: bool = False
     """Seed each decision's draws by the decision (:class:`DecisionSeeded`), instead of one
     generator per bot and game."""
-    """Seconds a program bot (``cmd:COMMAND``) may take for one decision."""
 
 
 @dataclass(slots=True)
@@ -96,9 +96,10 @@ class DecisionSeeded:
     the first decision even where both would play the same card. Seeded by the decision, the
     candidate and the baseline draw the same numbers at the same decision, and so do the other
     seats: the games stay the same until a choice differs, and part ways only through what that
-    choice changes. The paired difference keeps its expectation and loses most of its noise
-    (common random numbers). Made afresh, the bot keeps nothing from one decision to the next;
-    the bots built into nimmt decide from the view alone, so they play as they would."""
+    choice changes. The paired difference keeps its expectation and loses part of its noise
+    (common random numbers; docs/bots.md measures how much). Made afresh, the bot keeps
+    nothing from one decision to the next; the bots built into nimmt decide from the view
+    alone, so they play as they would."""
 
     def __init__(self, name: str, seed: int, block: int, rotation: int, bot: int) -> None:
         self._name = name
