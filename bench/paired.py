@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from arena_records import interval, numbered_blocks
@@ -55,14 +55,29 @@ def first_bot_wins(blocks: Blocks) -> dict[int, float]:
     }
 
 
+Measure = Callable[[Blocks], dict[int, float]]
+"""A per-deal figure of a run's first bot: :func:`first_bot_relative` or :func:`first_bot_wins`."""
+
+
 def differences(
-    candidate: Blocks, baseline: Blocks, figure: Callable[[Blocks], dict[int, float]] | None = None
+    candidate: Blocks, baseline: Blocks, measure: Measure = first_bot_relative
 ) -> dict[int, float]:
-    """Per deal both runs completed: the candidate's relative score (or ``figure``) minus the
-    baseline's."""
-    measure = first_bot_relative if figure is None else figure
+    """Per deal both runs completed: the candidate's ``measure`` (its relative score unless
+    told) minus the baseline's."""
     ours, theirs = measure(candidate), measure(baseline)
     return {deal: ours[deal] - theirs[deal] for deal in sorted(set(ours) & set(theirs))}
+
+
+def side_means(
+    candidate: Blocks, baseline: Blocks, deals: Iterable[int], measure: Measure
+) -> tuple[float, float]:
+    """The candidate's and the baseline's mean ``measure`` over ``deals``."""
+    ours, theirs = measure(candidate), measure(baseline)
+    chosen = list(deals)
+    return (
+        math.fsum(ours[deal] for deal in chosen) / len(chosen),
+        math.fsum(theirs[deal] for deal in chosen) / len(chosen),
+    )
 
 
 def pooled(tables: list[dict[int, float]]) -> tuple[int, Estimate]:
@@ -93,33 +108,26 @@ def main() -> None:
             raise SystemExit(f"error: {ours} and {theirs} have no complete deal in common")
         tables.append(table)
         figure = estimate(list(table.values()))
-        rows.append(
-            {
-                "table": " ".join(bots[1:]),
-                "candidate": bots[0],
-                "baseline": base_bots[0],
-                "deals": len(table),
-                "candidate_vs_others": round(
-                    estimate([first_bot_relative(candidate)[d] for d in table]).mean, 3
-                ),
-                "baseline_vs_others": round(
-                    estimate([first_bot_relative(baseline)[d] for d in table]).mean, 3
-                ),
-                "difference": round(figure.mean, 3),
-                "difference_ci95": interval(figure),
-            }
-        )
+        mine, base = side_means(candidate, baseline, table, first_bot_relative)
+        row: dict[str, object] = {
+            "table": " ".join(bots[1:]),
+            "candidate": bots[0],
+            "baseline": base_bots[0],
+            "deals": len(table),
+            "candidate_vs_others": round(mine, 3),
+            "baseline_vs_others": round(base, 3),
+            "difference": round(figure.mean, 3),
+            "difference_ci95": interval(figure),
+        }
         if _whole_games(Path(ours)):
             wins = differences(candidate, baseline, first_bot_wins)
             win_figure = estimate(list(wins.values()))
-            rows[-1]["candidate_win_share"] = round(
-                estimate([first_bot_wins(candidate)[d] for d in wins]).mean, 4
-            )
-            rows[-1]["baseline_win_share"] = round(
-                estimate([first_bot_wins(baseline)[d] for d in wins]).mean, 4
-            )
-            rows[-1]["win_share_difference"] = round(win_figure.mean, 4)
-            rows[-1]["win_share_difference_ci95"] = interval(win_figure)
+            mine, base = side_means(candidate, baseline, wins, first_bot_wins)
+            row["candidate_win_share"] = round(mine, 4)
+            row["baseline_win_share"] = round(base, 4)
+            row["win_share_difference"] = round(win_figure.mean, 4)
+            row["win_share_difference_ci95"] = interval(win_figure)
+        rows.append(row)
     deals, overall = pooled(tables)
     result = {
         "tables": rows,
