@@ -73,7 +73,8 @@ only; it is what a restarted server would continue from.
 
 Server resources: psutil samples the server's process tree (workers and their children
 included): ``server_cpu_s`` during the window (``server_main_cpu_s`` of the first process
-alone: with one process, its event loop and threads without the bots' workers),
+alone: with one process, its event loop and threads without the bots' workers;
+``server_loop_cpu_per_action_ms`` that process's main thread alone, its event loop, per action),
 ``server_rss_mb`` the peak of the summed resident memory; with PostgreSQL or Redis also
 ``db_cpu_s``/``bus_cpu_s``. ``load_cpu_s`` is this script's own CPU in the window and
 ``loop_lag_p99_ms`` how late its event loop ran timers: when the
@@ -237,6 +238,17 @@ class Run:
         trees = {"server": self.server.tree, **self.other_trees}
         return {name: tree.cpu() for name, tree in trees.items() if tree is not None}
 
+    def loop_cpu(self) -> float:
+        """CPU seconds used so far by the first server process's main thread (its event loop)."""
+        if self.server.process is None:
+            return 0.0
+        pid = self.server.process.pid
+        with contextlib.suppress(psutil.Error):
+            for thread in psutil.Process(pid).threads():
+                if thread.id == pid:
+                    return float(thread.user_time + thread.system_time)
+        return 0.0
+
     async def run(self, deadline: float) -> dict[str, Any]:
         limits = httpx2.Limits(max_connections=32, max_keepalive_connections=32)
         timeout = httpx2.Timeout(30.0)
@@ -289,7 +301,7 @@ class Run:
         gc.set_threshold(GC_THRESHOLD, 20, 20)
         await asyncio.sleep(WARM_UP_SECONDS)
         self.check_server()
-        cpu_before = self.cpu_snapshot()
+        cpu_before, loop_before = self.cpu_snapshot(), self.loop_cpu()
         load_before = psutil.Process().cpu_times()
         load_avg_before = os.getloadavg()
         machine_before = psutil.cpu_times()
@@ -300,7 +312,7 @@ class Run:
         await asyncio.sleep(args.seconds)
         stats.window_end = time.perf_counter()
         self.profile(signal.SIGUSR2)
-        cpu_after = self.cpu_snapshot()
+        cpu_after, loop_after = self.cpu_snapshot(), self.loop_cpu()
         load_after = psutil.Process().cpu_times()
         load_avg_after = os.getloadavg()
         machine_after = psutil.cpu_times()
@@ -376,6 +388,11 @@ class Run:
             "server_main_cpu_s": round(main_cpu, 2),
             "server_main_cpu_per_action_ms": (
                 round(1000 * main_cpu / stats.actions, 2) if stats.actions else None
+            ),
+            "server_loop_cpu_per_action_ms": (
+                round(1000 * (loop_after - loop_before) / stats.actions, 2)
+                if stats.actions
+                else None
             ),
             "server_rss_mb": round(
                 (self.server.tree.peak_rss if self.server.tree else 0) / 2**20, 1

@@ -24,6 +24,7 @@ CONTRACT = {
     "lost": int,
     "stale": int,
     "server_cpu_s": float,
+    "server_loop_cpu_per_action_ms": float,
     "load_cpu_s": float,
     "bot_rushed": int,
 }
@@ -53,6 +54,8 @@ def test_load_bench_prints_one_json_line() -> None:
     assert figures["errors"] == 0 and figures["lost"] == 0
     assert figures["actions_per_s"] > 0
     assert figures["p50_ms"] <= figures["p90_ms"] <= figures["p99_ms"]
+    # The event loop is one thread of the server's process tree: never more than all of it.
+    assert 0 < figures["server_loop_cpu_per_action_ms"] <= figures["server_cpu_per_action_ms"]
     assert figures["bot_rushed"] == 0  # greedy decides in the server's thread: never rushed
     steal = figures["steal_share"]  # None where the system does not count the hypervisor's
     assert steal is None or (isinstance(steal, float | int) and 0 <= steal <= 1), steal
