@@ -1,5 +1,6 @@
-"""The write path's group commit: changes that arrive together are one batch, and while batches
-are big the writer lets the next one gather; an idle server's change is written at once."""
+"""The write path's group commit: changes that arrive together are one batch; while the server
+is busy, a change that arrives soon after a transaction started waits for the next with the
+others that arrive meanwhile; an idle server's change is written at once."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from nimmt.server import writer as writer_module
 from nimmt.server.storage import ActionRecord, AppendItem, MemoryStorage, TableStatus
-from nimmt.server.writer import Writer
+from nimmt.server.writer import Writer, commit_wait
 
 
 class CountingStorage(MemoryStorage):
@@ -36,24 +37,36 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-def test_a_busy_writer_gathers_the_next_batch_an_idle_one_writes_at_once(
+def test_a_change_waits_only_for_what_is_left_of_the_commit_interval() -> None:
+    interval = writer_module.COMMIT_INTERVAL
+    assert commit_wait(float("-inf"), 5.0) == 0.0  # nothing written yet
+    assert commit_wait(5.0, 5.0 + interval) == 0.0  # the interval is over
+    assert commit_wait(5.0, 5.0 + 3 * interval) == 0.0  # long after
+    assert commit_wait(5.0, 5.0 + interval / 4) == pytest.approx(interval * 3 / 4)
+    assert commit_wait(5.0, 5.0) == pytest.approx(interval)
+
+
+def test_changes_that_arrive_one_after_another_within_the_interval_are_one_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A linger far longer than this test's steps, so that nothing here depends on timing.
-    monkeypatch.setattr(writer_module, "LINGER_SECONDS", 1.0)
+    # An interval far longer than this test's steps, so that nothing here depends on timing.
+    monkeypatch.setattr(writer_module, "COMMIT_INTERVAL", 1.0)
 
     async def scenario() -> list[int]:
         storage = CountingStorage()
         writer = Writer(storage)
         await asyncio.gather(_append(writer, 1))  # alone: written at once
-        await asyncio.gather(*(_append(writer, n) for n in range(2, 2 + writer_module.LINGER_FROM)))
-        # The batch was big: the next changes, arriving one after another, wait together.
-        late = [_append(writer, 10)]
+        await asyncio.gather(_append(writer, 2))  # after a batch of one: at once again
+        await asyncio.gather(_append(writer, 3), _append(writer, 4))  # together: one batch
+        # Busy now: within the interval of that batch the writer waits, and the changes that
+        # arrive one after another meanwhile go with it.
+        late = [_append(writer, 5)]
         await _settle()
-        late += [_append(writer, 11), _append(writer, 12)]
+        late += [_append(writer, 6)]
+        await _settle()
+        late += [_append(writer, 7), _append(writer, 8)]
         await asyncio.gather(*late)
-        await asyncio.gather(_append(writer, 13))  # after a small batch: at once again
         await writer.close()
         return storage.batches
 
-    assert asyncio.run(scenario()) == [1, writer_module.LINGER_FROM, 3, 1]
+    assert asyncio.run(scenario()) == [1, 1, 2, 4]
