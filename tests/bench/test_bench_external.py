@@ -1,24 +1,10 @@
 """``bench/external.py`` keeps its contract (its docstring); its figures are not judged."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-SCRIPT = Path(__file__).parents[2] / "bench" / "external.py"
+from tests.bench.bench_scripts import json_line
 
 
 def test_external_bench_prints_one_json_line() -> None:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--rounds", "2", "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    figures = json.loads(lines[0])
+    figures = json_line("external.py", "--rounds", "2", timeout=120)
     assert set(figures) == {
         "players",
         "rounds",

@@ -1,14 +1,13 @@
 """``bench/load.py`` keeps its contract (a short run on one process and SQLite); its figures are
 not judged, only their presence, their types and their order."""
 
-import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from tests.bench.bench_scripts import BENCH, json_line
 
-SCRIPT = Path(__file__).parents[2] / "bench" / "load.py"
+SCRIPT = BENCH / "load.py"
 
 CONTRACT = {
     "tables": int,
@@ -33,16 +32,7 @@ CONTRACT = {
 @pytest.mark.slow
 @pytest.mark.timeout(170)
 def test_load_bench_prints_one_json_line() -> None:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--tables", "2", "--seconds", "4", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=160,
-    )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    figures = json.loads(lines[0])
+    figures = json_line("load.py", "--tables", "2", "--seconds", "4", timeout=160)
     for key, kind in CONTRACT.items():
         assert key in figures, key
         value = figures[key]

@@ -1,31 +1,19 @@
 """``bench/socket_floor.py`` keeps its contract (its docstring): one JSON line of figures from a
 short run; the figures themselves are not judged."""
 
-import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).parents[2] / "bench" / "socket_floor.py"
+from tests.bench.bench_scripts import BENCH, json_line
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(90)
 def test_socket_floor_prints_one_json_line() -> None:
     arguments = ["--connections", "8", "--frames", "2", "--seconds", "1.5", "--warm-up", "1"]
-    pace = ["--think-low", "0.01", "--think-high", "0.05", "--json"]
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments, *pace],
-        capture_output=True,
-        text=True,
-        timeout=80,
-    )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    figures = json.loads(lines[0])
+    pace = ["--think-low", "0.01", "--think-high", "0.05"]
+    figures = json_line("socket_floor.py", *arguments, *pace, timeout=80)
     assert figures["connections"] == 8 and figures["frames"] == 2
     assert figures["messages"] > 0 and figures["messages_per_s"] > 0
     assert figures["server_cpu_per_message_ms"] > 0
@@ -36,7 +24,7 @@ def test_socket_floor_prints_one_json_line() -> None:
 
 def test_socket_floor_refuses_bad_options() -> None:
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--connections", "0"],
+        [sys.executable, str(BENCH / "socket_floor.py"), "--connections", "0"],
         capture_output=True,
         text=True,
         timeout=60,
