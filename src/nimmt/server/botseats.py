@@ -48,6 +48,9 @@ class BotSeats:
         """Seconds a bot waits before it thinks, so that people can follow its move."""
         self.retry_seconds = retry_seconds
         """Pause before a move that could not be stored is tried again."""
+        self._moves: set[asyncio.Task[None]] = set()
+        """Every move still running, also those that left their table's ``bot_tasks`` (a move
+        takes itself out as it takes the table's lock, so that its next decision can start)."""
 
     def schedule(self, table: LiveTable) -> None:
         """Start a decision (lock held) for every bot seat the table waits for."""
@@ -59,14 +62,18 @@ class BotSeats:
             bot = table.bot_for(seat)  # a bot seat's, or one standing in for an absent person
             if bot is not None and seat not in table.bot_tasks:
                 view = table.game.view(seat)
-                table.bot_tasks[seat] = asyncio.create_task(
+                task = asyncio.create_task(
                     self._move(table, seat, bot, view, table.version),
                     name=f"bot {table.code}/{seat}",
                 )
+                table.bot_tasks[seat] = task
+                self._moves.add(task)
+                task.add_done_callback(self._moves.discard)
 
     async def cancel(self) -> None:
-        """Stop every bot still thinking (the server is stopping)."""
-        tasks = [task for table in self.book.tables.values() for task in table.bot_tasks.values()]
+        """Stop every bot still thinking or storing its move (the server is stopping): none is
+        left to find the database closed under it."""
+        tasks = list(self._moves)
         for task in tasks:
             task.cancel()
         for task in tasks:

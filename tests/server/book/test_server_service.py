@@ -1,11 +1,15 @@
 """The game service on its own (no transport): a table rebuilt from storage is the same table,
 a storage failure changes nothing, a version is stale only when the decision moved on, and a
-restarted service lets a waiting bot continue."""
+restarted service lets a waiting bot continue, and closing stops a bot's move still being
+stored."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import threading
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,7 +18,13 @@ from tests.waiting import wait_until_async
 from nimmt.engine import Phase, SeatView
 from nimmt.server.errors import ServiceError
 from nimmt.server.service import GameService
-from nimmt.server.storage import ActionRecord, MemoryStorage, SeatRecord, TableStatus
+from nimmt.server.storage import (
+    ActionRecord,
+    AppendItem,
+    MemoryStorage,
+    SeatRecord,
+    TableStatus,
+)
 from nimmt.server.table import LiveTable, SeatSpec
 
 HUMAN = SeatSpec("human")
@@ -228,3 +238,42 @@ def test_a_join_stands_when_the_deal_after_it_cannot_be_stored() -> None:
         await service.close()
 
     asyncio.run(scenario())
+
+
+class HeldBotMoves(MemoryStorage):
+    """Holds a bot's move in the write thread until ``release`` is set."""
+
+    def __init__(self, bot_seat: int) -> None:
+        super().__init__()
+        self.bot_seat = bot_seat
+        self.holding = threading.Event()
+        self.release = threading.Event()
+
+    def append_many(self, items: Sequence[AppendItem]) -> list[Exception | None]:
+        if any(action.seat == self.bot_seat for _code, action, *_ in items):
+            self.holding.set()
+            self.release.wait(30)
+        return super().append_many(items)
+
+
+def test_closing_stops_a_bot_whose_move_is_being_stored(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> asyncio.Task[None]:
+        storage = HeldBotMoves(bot_seat=1)
+        service = GameService(storage, deal_seed=8)
+        code = await service.create_table([HUMAN, SeatSpec("bot", "greedy")])
+        table = service.book.tables[code]
+        await service.join(code, "Ana")  # the deal, then the bot's move: held in storage
+        await wait_until_async(storage.holding.is_set, interval=0.01, message="no bot move")
+        assert not table.bot_tasks  # the move left them as it took the table's lock
+        (move,) = [task for task in asyncio.all_tasks() if task.get_name() == f"bot {code}/1"]
+        closing = asyncio.create_task(service.close())
+        await wait_until_async(
+            move.done, timeout=10, interval=0.01, message="the move was not stopped"
+        )
+        storage.release.set()
+        await closing
+        return move
+
+    move = asyncio.run(scenario())
+    assert move.cancelled()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
