@@ -74,7 +74,8 @@ only; it is what a restarted server would continue from.
 Server resources: psutil samples the server's process tree (workers and their children
 included): ``server_cpu_s`` during the window (``server_main_cpu_s`` of the first process
 alone: with one process, its event loop and threads without the bots' workers;
-``server_loop_cpu_per_action_ms`` that process's main thread alone, its event loop, per action),
+``server_loop_cpu_per_action_ms`` that process's main thread alone, its event loop, per action;
+``null`` with several processes, where the first one only starts and watches the others),
 ``server_rss_mb`` the peak of the summed resident memory; with PostgreSQL or Redis also
 ``db_cpu_s``/``bus_cpu_s``. ``load_cpu_s`` is this script's own CPU in the window and
 ``loop_lag_p99_ms`` how late its event loop ran timers: when the
@@ -391,8 +392,8 @@ class Run:
             ),
             "server_loop_cpu_per_action_ms": (
                 round(1000 * (loop_after - loop_before) / stats.actions, 2)
-                if stats.actions
-                else None
+                if stats.actions and args.processes == 1
+                else None  # several processes: the first one only watches the others
             ),
             "server_rss_mb": round(
                 (self.server.tree.peak_rss if self.server.tree else 0) / 2**20, 1
