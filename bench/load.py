@@ -118,7 +118,6 @@ import throwaway
 from load_people import Person, Stats, Table, ms, percentile
 from load_server import (
     PEOPLE,
-    PROFILE_ENV,
     STOP_SECONDS,
     BenchError,
     ProcessTree,
@@ -239,17 +238,6 @@ class Run:
         trees = {"server": self.server.tree, **self.other_trees}
         return {name: tree.cpu() for name, tree in trees.items() if tree is not None}
 
-    def loop_cpu(self) -> float:
-        """CPU seconds used so far by the first server process's main thread (its event loop)."""
-        if self.server.process is None:
-            return 0.0
-        pid = self.server.process.pid
-        with contextlib.suppress(psutil.Error):
-            for thread in psutil.Process(pid).threads():
-                if thread.id == pid:
-                    return float(thread.user_time + thread.system_time)
-        return 0.0
-
     async def run(self, deadline: float) -> dict[str, Any]:
         limits = httpx2.Limits(max_connections=32, max_keepalive_connections=32)
         timeout = httpx2.Timeout(30.0)
@@ -302,18 +290,18 @@ class Run:
         gc.set_threshold(GC_THRESHOLD, 20, 20)
         await asyncio.sleep(WARM_UP_SECONDS)
         self.check_server()
-        cpu_before, loop_before = self.cpu_snapshot(), self.loop_cpu()
+        cpu_before, loop_before = self.cpu_snapshot(), self.server.loop_cpu()
         load_before = psutil.Process().cpu_times()
         load_avg_before = os.getloadavg()
         machine_before = psutil.cpu_times()
         rushed_before = await self.rushed(client)
-        self.profile(signal.SIGUSR1)
+        self.server.profile(signal.SIGUSR1)
         stats.window_start = time.perf_counter()
         progress(f"measuring for {args.seconds:g} s")
         await asyncio.sleep(args.seconds)
         stats.window_end = time.perf_counter()
-        self.profile(signal.SIGUSR2)
-        cpu_after, loop_after = self.cpu_snapshot(), self.loop_cpu()
+        self.server.profile(signal.SIGUSR2)
+        cpu_after, loop_after = self.cpu_snapshot(), self.server.loop_cpu()
         load_after = psutil.Process().cpu_times()
         load_avg_after = os.getloadavg()
         machine_after = psutil.cpu_times()
@@ -411,11 +399,6 @@ class Run:
             if name in cpu:
                 figures[f"{name}_cpu_s"] = round(cpu[name], 2)
         return figures
-
-    def profile(self, start_or_stop: signal.Signals) -> None:
-        """Start or stop the server's profiler, when the bench runs it under one."""
-        if os.environ.get(PROFILE_ENV) and self.server.process is not None:
-            self.server.process.send_signal(start_or_stop)
 
     async def rushed(self, client: httpx2.AsyncClient) -> int | None:
         """The server's count of rushed bot decisions so far (``None`` with several processes,

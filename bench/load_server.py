@@ -160,6 +160,21 @@ class Server:
                 )
             time.sleep(0.1)
 
+    def profile(self, start_or_stop: signal.Signals) -> None:
+        """Start or stop the server's profiler, when the bench runs it under one."""
+        if os.environ.get(PROFILE_ENV) and self.process is not None:
+            self.process.send_signal(start_or_stop)
+
+    def loop_cpu(self) -> float:
+        """CPU seconds used so far by the first server process's main thread (its event loop)."""
+        if self.process is None:
+            return 0.0
+        with contextlib.suppress(psutil.Error):
+            for thread in psutil.Process(self.process.pid).threads():
+                if thread.id == self.process.pid:
+                    return float(thread.user_time + thread.system_time)
+        return 0.0
+
     def ready(self) -> bool:
         """``/readyz`` answers ready, its bots' workers started: a bench window that opened
         while they still started would time their start, not the server (a ``/readyz`` without
