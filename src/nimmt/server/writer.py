@@ -24,29 +24,25 @@ from nimmt.server.storage import (
     TableStatus,
 )
 
-COMMIT_INTERVAL = 0.010
-"""The shortest time between the starts of two transactions while the server is busy. A
-transaction costs a fixed part (its commit's disk flush and the transaction's own work, about
-0.5 ms of CPU on SQLite) that every change in it shares: a change that arrives sooner than this
-after the last one started waits for the next, with the others that arrive meanwhile, so a busy
-server commits at most 100 times a second whatever its load."""
 PACED_FROM = 2
-"""A batch of at least this many changes says the server is busy (the interval above holds for
-the next transaction). After a batch of one (an idle server, or a table played alone, one
-change after another) the next change is written at once."""
+"""A batch of at least this many changes says the server is busy: the next transaction starts
+no sooner than the storage's ``commit_interval`` after it. After a batch of one (an idle
+server, or a table played alone, one change after another) the next change is written at
+once."""
 
 
-def commit_wait(started: float, now: float) -> float:
+def commit_wait(started: float, now: float, interval: float) -> float:
     """How long a busy writer's next batch waits at ``now`` when the last transaction started
-    at ``started``: what is left of :data:`COMMIT_INTERVAL`."""
-    return max(0.0, started + COMMIT_INTERVAL - now)
+    at ``started``: what is left of ``interval``."""
+    return max(0.0, started + interval - now)
 
 
 class Writer:
     """The database's write path: one thread of its own, and group commit. Appends that arrive
     while a transaction is being written go together into the next one (one commit, one
     fsync), so many tables' changes cost one disk flush; while the server is busy, also those
-    that arrive within :data:`COMMIT_INTERVAL` of its start."""
+    that arrive within the storage's ``commit_interval`` of its start
+    (:attr:`nimmt.server.storage.Storage.commit_interval`)."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -73,7 +69,7 @@ class Writer:
         started, busy = float("-inf"), False
         while True:
             await self._wake.wait()
-            wait = commit_wait(started, loop.time()) if busy else 0.0
+            wait = commit_wait(started, loop.time(), self.storage.commit_interval) if busy else 0.0
             if wait > 0:
                 await asyncio.sleep(wait)
             self._wake.clear()

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from nimmt.server import writer as writer_module
 from nimmt.server.storage import ActionRecord, AppendItem, MemoryStorage, TableStatus
 from nimmt.server.writer import Writer, commit_wait
 
@@ -38,22 +37,20 @@ async def _settle() -> None:
 
 
 def test_a_change_waits_only_for_what_is_left_of_the_commit_interval() -> None:
-    interval = writer_module.COMMIT_INTERVAL
-    assert commit_wait(float("-inf"), 5.0) == 0.0  # nothing written yet
-    assert commit_wait(5.0, 5.0 + interval) == 0.0  # the interval is over
-    assert commit_wait(5.0, 5.0 + 3 * interval) == 0.0  # long after
-    assert commit_wait(5.0, 5.0 + interval / 4) == pytest.approx(interval * 3 / 4)
-    assert commit_wait(5.0, 5.0) == pytest.approx(interval)
+    interval = 0.01
+    assert commit_wait(float("-inf"), 5.0, interval) == 0.0  # nothing written yet
+    assert commit_wait(5.0, 5.0 + interval, interval) == 0.0  # the interval is over
+    assert commit_wait(5.0, 5.0 + 3 * interval, interval) == 0.0  # long after
+    assert commit_wait(5.0, 5.0 + interval / 4, interval) == pytest.approx(interval * 3 / 4)
+    assert commit_wait(5.0, 5.0, interval) == pytest.approx(interval)
+    assert commit_wait(5.0, 5.0, 0.0) == 0.0  # a storage that gathers nothing
 
 
-def test_changes_that_arrive_one_after_another_within_the_interval_are_one_batch(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # An interval far longer than this test's steps, so that nothing here depends on timing.
-    monkeypatch.setattr(writer_module, "COMMIT_INTERVAL", 1.0)
-
+def test_changes_that_arrive_one_after_another_within_the_interval_are_one_batch() -> None:
     async def scenario() -> list[int]:
         storage = CountingStorage()
+        # An interval far longer than this test's steps, so that nothing here depends on timing.
+        storage.commit_interval = 1.0
         writer = Writer(storage)
         await asyncio.gather(_append(writer, 1))  # alone: written at once
         await asyncio.gather(_append(writer, 2))  # after a batch of one: at once again

@@ -152,6 +152,15 @@ class Storage(Protocol):
         ...
 
     @property
+    def commit_interval(self) -> float:
+        """Seconds a busy server lets changes gather before their transaction starts
+        (:class:`nimmt.server.writer.Writer`): worth it where a transaction's fixed cost is
+        this process's own CPU (SQLite, in the server's process); 0 where the database is a
+        server of its own, whose commits cost this process little and whose processes would
+        each wait."""
+        ...
+
+    @property
     def talk(self) -> TalkStore:
         """The talk at the tables (:mod:`nimmt.server.storage.talk`), same database."""
         ...

@@ -42,6 +42,9 @@ class _MemoryTable:
 class MemoryStorage:
     """The in-memory twin of :class:`SqlStorage`, with the same checks (for tests)."""
 
+    commit_interval = 0.0
+    """Nothing to gather for: a change costs the same alone."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables: dict[str, _MemoryTable] = {}
