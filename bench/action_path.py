@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import cProfile
 import gc
-import json
 import random
 import sys
 import tempfile
@@ -36,6 +35,7 @@ from nimmt.server.app import GC_THRESHOLDS
 from nimmt.server.service import GameService
 from nimmt.server.storage import SqlStorage
 from nimmt.server.table import Connection, SeatSpec
+from report import print_figures
 
 PEOPLE = 3
 THINK = (0.2, 0.75)
@@ -160,11 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="nimmt-action-path-") as directory:
         figures = uvloop.run(run(args, Path(directory)))  # as uvicorn runs the server
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:24} {value}")
+    print_figures(figures, as_json=args.json)
     return 0
 
 

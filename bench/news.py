@@ -13,7 +13,6 @@ JSON line (``--json``) or a short table.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -25,6 +24,7 @@ from nimmt.engine import Phase
 from nimmt.server import publisher, serialize
 from nimmt.server.storage import SeatRecord
 from nimmt.server.table import Connection, LiveTable
+from report import print_figures
 
 PEOPLE = 3
 CODE = "BENCH2"
@@ -90,11 +90,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     figures = bench(args.games, args.seed)
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:18} {value}")
+    print_figures(figures, as_json=args.json)
     return 0
 
 

@@ -34,6 +34,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import connect
 
 from load_server import HOST, ProcessTree, steal_share
+from report import print_figures
 from throwaway import free_port
 
 CHANGE = json.dumps(
@@ -169,11 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         serve(args.serve, args.frames)
         return 0
     figures = bench(args)
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:28} {value}")
+    print_figures(figures, as_json=args.json)
     return 0
 
 
