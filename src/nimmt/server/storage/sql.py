@@ -242,12 +242,12 @@ class SqlStorage:
         self._move_many = DriverStatement(_MOVE_MANY, self.engine.dialect)
         self._insert_actions = DriverStatement(_INSERT_ACTION, self.engine.dialect)
         self._ids: dict[str, int] = {}
-        self.commit_interval = (
-            SQLITE_COMMIT_INTERVAL if self.engine.dialect.name == "sqlite" else 0.0
-        )
         """Table ids by code, as the batches found them (only the write thread uses it). A
         stale one (a table purged, its code taken again) fails its batch's insert, which is
         then written change by change, and the cache starts afresh."""
+        self.commit_interval = (
+            SQLITE_COMMIT_INTERVAL if self.engine.dialect.name == "sqlite" else 0.0
+        )
 
     def _writing(self) -> AbstractContextManager[Connection]:
         """A connection in a write transaction (:func:`~nimmt.server.storage.writes.writing`)."""
