@@ -33,7 +33,7 @@ import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import connect
 
-from load_server import HOST, ProcessTree, steal_share
+from load_server import HOST, ProcessTree, cpu_between, steal_share
 from report import print_figures
 from throwaway import free_port
 
@@ -105,7 +105,7 @@ async def drive(args: argparse.Namespace, port: int, server: ProcessTree) -> dic
         for task in people:
             task.cancel()
         await asyncio.gather(*people, return_exceptions=True)
-    cpu = sum(seconds - cpu_before.get(pid, 0.0) for pid, seconds in cpu_after.items())
+    cpu = cpu_between(cpu_before, cpu_after)
     return {
         "connections": args.connections,
         "frames": args.frames,
