@@ -216,3 +216,13 @@ def test_events_tell_who_has_chosen_but_never_the_card() -> None:
     last = game.events[-1]
     assert last == CardChosen(1)
     assert not hasattr(last, "card")
+
+
+def test_events_after_a_count_are_the_tail_of_all_events() -> None:
+    game = example_game()
+    seen = game.event_count
+    game.play(1, 15)
+    game.play(0, 14)
+    assert game.events_after(seen) == tuple(game.events[seen:])
+    assert game.events_after(seen)[0] == CardChosen(1)
+    assert game.events_after(game.event_count) == ()

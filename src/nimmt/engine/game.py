@@ -227,6 +227,11 @@ class Game:
         """Every event so far, unfiltered: pass them through :meth:`events_for` for a seat."""
         return tuple(self._events)
 
+    def events_after(self, count: int) -> tuple[Event, ...]:
+        """The events after the first ``count``, unfiltered (:attr:`events` from ``count`` on,
+        without copying those before: a server asks after every change)."""
+        return tuple(self._events[count:])
+
     @property
     def event_count(self) -> int:
         return len(self._events)

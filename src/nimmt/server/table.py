@@ -8,6 +8,7 @@ engine: at load, after a refused write, and to show an earlier game's record.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import secrets
@@ -35,10 +36,15 @@ from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Table codes avoid 0/O and 1/I, which people misread when they pass a code on."""
 CODE_LENGTH = 6
+TOKEN_DIGESTS = 8192
+"""Digests of tokens kept for :func:`hash_token` (a busy server has a few thousand sockets)."""
 MIN_SEATS, MAX_SEATS = 2, 10
 
 
+@functools.lru_cache(maxsize=TOKEN_DIGESTS)
 def hash_token(token: str) -> str:
+    """A token's digest, as stored for its seat (a socket's every action asks again: the
+    digests of the tokens in use are kept)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -395,9 +401,9 @@ class LiveTable:
 
     def note_change(self) -> None:
         """Collect the engine's new events and see whether a new decision began."""
-        events = self.game.events
-        self.pending_events.extend(events[self.events_seen :])
-        self.events_seen = len(events)
+        game = self.game
+        self.pending_events.extend(game.events_after(self.events_seen))
+        self.events_seen = game.event_count
         self.history.append((self.version, list(self.pending_events)))
         key = self._key()
         if key != self.decision_key:
