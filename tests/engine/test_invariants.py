@@ -107,3 +107,40 @@ def test_random_games_keep_every_invariant(players: int) -> None:
         assert [entry.penalties for entry in replayed.rounds] == [
             log.penalties for log in game.history
         ]
+
+
+def check_own_parts(game: Game) -> None:
+    """Every seat's own part (kept between calls while it does not change) is what its whole
+    view says now."""
+    for seat in range(game.players):
+        assert game.own_cards(seat) == game.view(seat).own_cards()
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_own_parts_follow_every_step(players: int) -> None:
+    """Also through the steps a whole turn does not take: a card exchanged, a card taken back."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game(players)
+        check_own_parts(game)
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.DEALING:
+                game.deal(rng)
+            elif game.phase is Phase.CHOOSING_ROW:
+                pending = game.pending_row_choice
+                assert pending is not None
+                game.choose_row(pending.seat, rng.randrange(4))
+            else:
+                seat = rng.choice(game.waiting_for())
+                chosen = [s for s in range(players) if s not in game.waiting_for()]
+                if chosen and rng.random() < 0.2:
+                    other = rng.choice(chosen)
+                    was = game.view(other).chosen_card
+                    others = [card for card in game.hand(other) if card != was]
+                    if others and rng.random() < 0.5:
+                        game.play(other, rng.choice(others), replace=True)
+                    else:
+                        game.retract(other)
+                else:
+                    game.play(seat, rng.choice(game.legal_cards(seat)))
+            check_own_parts(game)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from nimmt.engine import errors
 from nimmt.engine.cards import (
@@ -98,6 +99,7 @@ class Game:
     __slots__ = (
         "_chosen",
         "_events",
+        "_own",
         "_pending",
         "_phase",
         "_revealed",
@@ -125,6 +127,8 @@ class Game:
         self._pending: PendingRowChoice | None = None
         self._events: list[Event] = []
         self._rounds_before = 0
+        self._own: list[tuple[tuple[Any, ...], OwnCards] | None] = [None] * players
+        """Each seat's last :meth:`own_cards`, with what it was made from."""
 
     @classmethod
     def from_position(
@@ -301,9 +305,21 @@ class Game:
 
     def own_cards(self, seat: int) -> OwnCards:
         """What of ``seat``'s :meth:`view` is its own (its hand, its face-down card, whether
-        it may play or must choose a row); the rest of that view is ``view(None)``'s."""
+        it may play or must choose a row); the rest of that view is ``view(None)``'s. The same
+        (immutable) object while none of it changes: a server asks for every seat after every
+        change, and most changes leave most seats' parts as they were."""
         self._check_seat(seat)
-        return own_part(seat, self._phase, self.hand(seat), self._chosen[seat], self._pending)
+        # What the part is made from: a hand changes only with its round's state (a new round
+        # is a new one), the turn (a turn took a card from every hand) and the cards revealed.
+        state = self._state
+        chosen = self._chosen[seat]
+        made_from = (self._phase, chosen, self._pending, self._revealed, state, self.turn)
+        known = self._own[seat]
+        if known is not None and known[0] == made_from:
+            return known[1]
+        own = own_part(seat, self._phase, self.hand(seat), chosen, self._pending)
+        self._own[seat] = (made_from, own)
+        return own
 
     def round_state(self) -> RoundState:
         """A copy of the current round's full state (every hand): for the engine's own callers
