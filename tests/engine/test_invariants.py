@@ -111,13 +111,17 @@ def test_random_games_keep_every_invariant(players: int) -> None:
 
 def check_own_parts(game: Game) -> None:
     """Every seat's own part (kept between calls while it does not change) is what its whole
-    view says now."""
+    view says now, and every view (whose shared parts are kept too) is the one made afresh."""
     for seat in range(game.players):
         assert game.own_cards(seat) == game.view(seat).own_cards()
+    for seat in [*range(game.players), None]:
+        kept = game.view(seat)
+        game._board = None  # what the views share, made again from the game as it is now
+        assert kept == game.view(seat)
 
 
 @pytest.mark.parametrize("players", [2, 4, 10])
-def test_own_parts_follow_every_step(players: int) -> None:
+def test_own_parts_and_views_follow_every_step(players: int) -> None:
     """Also through the steps a whole turn does not take: a card exchanged, a card taken back."""
     for seed in range(40):
         rng = random.Random(seed)

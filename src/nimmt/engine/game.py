@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from nimmt.engine import errors
 from nimmt.engine.cards import (
@@ -93,10 +93,28 @@ class RoundLog:
     as they were then, and ``turns`` the turns given as played (their rows are not known)."""
 
 
+class _Board(NamedTuple):
+    """What every view of one moment shares but the seats' own cards and who has chosen: see
+    :class:`~nimmt.engine.views.SeatView`'s fields of the same names."""
+
+    round: int
+    turn: int
+    rows: tuple[tuple[int, ...], ...]
+    round_rows: tuple[int, ...]
+    played: tuple[tuple[int, ...], ...]
+    penalties: tuple[int, ...]
+    totals: tuple[int, ...]
+    score_sheet: tuple[tuple[int, ...], ...]
+    outcome: Outcome | None
+    chosen_rows: tuple[int | None, ...]
+    position_rows: tuple[tuple[int, ...], ...]
+
+
 class Game:
     """A game of classic 6 nimmt! (see the module docstring)."""
 
     __slots__ = (
+        "_board",
         "_chosen",
         "_events",
         "_own",
@@ -127,6 +145,9 @@ class Game:
         self._pending: PendingRowChoice | None = None
         self._events: list[Event] = []
         self._rounds_before = 0
+        self._board: tuple[tuple[Any, ...], _Board] | None = None
+        """The parts of the views kept from the last :meth:`view`, with what they were made
+        from (:meth:`_board_now`)."""
         self._own: list[tuple[tuple[Any, ...], OwnCards] | None] = [None] * players
         """Each seat's last :meth:`own_cards`, with what it was made from."""
 
@@ -274,25 +295,47 @@ class Game:
         """What ``seat`` may see (``None``: a spectator, who sees no hand)."""
         if seat is not None:
             self._check_seat(seat)
-        log = self.history[-1] if self.history else None
-        turns = list(log.turns) if log is not None else []
-        if self._revealed is not None and turns:
-            turns.pop()  # the turn awaiting a row choice is shown as ``revealed``
-        resolved = [turn.cards for turn in turns]
+        board = self._board_now()
         return SeatView(
             seat=seat,
             players=self.players,
             phase=self._phase,
-            round=self.round,
-            turn=self.turn,
-            rows=self.rows,
+            round=board.round,
+            turn=board.turn,
+            rows=board.rows,
             hand=self.hand(seat) if seat is not None else (),
             chosen_card=self._chosen[seat] if seat is not None else None,
             has_chosen=tuple(card is not None for card in self._chosen),
             revealed=self._revealed,
             pending_row_choice=self._pending,
+            round_rows=board.round_rows,
+            played=board.played,
+            penalties=board.penalties,
+            totals=board.totals,
+            score_sheet=board.score_sheet,
+            outcome=board.outcome,
+            chosen_rows=board.chosen_rows,
+            position_rows=board.position_rows,
+        )
+
+    def _board_now(self) -> _Board:
+        """The parts of every view that change only when a turn is revealed or resolved, a
+        round dealt or scored: the same objects until then (a server builds a view after every
+        change, and most changes are a card chosen face down)."""
+        made_from = (self._phase, self._state, self.turn, self._revealed, len(self.history))
+        known = self._board
+        if known is not None and known[0] == made_from:
+            return known[1]
+        log = self.history[-1] if self.history else None
+        turns = list(log.turns) if log is not None else []
+        if self._revealed is not None and turns:
+            turns.pop()  # the turn awaiting a row choice is shown as ``revealed``
+        board = _Board(
+            round=self.round,
+            turn=self.turn,
+            rows=self.rows,
             round_rows=log.rows if log is not None else (),
-            played=tuple(resolved),
+            played=tuple(turn.cards for turn in turns),
             penalties=self.penalties,
             totals=self.totals,
             score_sheet=tuple(
@@ -302,6 +345,8 @@ class Game:
             chosen_rows=tuple(turn.row for turn in turns),
             position_rows=log.position if log is not None and log.position is not None else (),
         )
+        self._board = (made_from, board)
+        return board
 
     def own_cards(self, seat: int) -> OwnCards:
         """What of ``seat``'s :meth:`view` is its own (its hand, its face-down card, whether
