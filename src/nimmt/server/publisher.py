@@ -22,11 +22,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from nimmt.engine import visible_to
+from nimmt.engine import OwnCards, visible_to
 from nimmt.server import serialize
 from nimmt.server.events import TABLE_EVENTS, TableEvent
 from nimmt.server.serialize import Frame
 from nimmt.server.table import Connection, LiveTable, Told
+
+SPECTATORS_OWN = serialize.own_view_json(OwnCards(None, (), (), None, False))
+"""A spectator's own part of the view: no cards, nothing to choose (the same in every view the
+engine gives a spectator)."""
 
 
 def publish(table: LiveTable) -> None:
@@ -118,7 +122,7 @@ class News:
         if told is None or told.seat != seat:
             return self.whole_for(connection)
         public, own = self._parts(seat)
-        own_changed = _changed(told.own, own)
+        own_changed = {} if own is told.own else _changed(told.own, own)
         shown, _, wire = self._events_for(seat)
         key = (
             told.version,
@@ -163,13 +167,18 @@ class News:
                     everybody, table.names(), table.game.waiting_for(), seated=table.full
                 ),
             )
-            self._own[None] = serialize.own_view_json(everybody.own_cards())
+            self._own[None] = SPECTATORS_OWN
         own = self._own.get(seat)
         if own is None:
             assert seat is not None  # (the spectators' part is built with the public one)
-            own = self._own[seat] = _share(
-                table, seat, serialize.own_view_json(table.game.own_cards(seat))
-            )
+            cards = table.game.own_cards(seat)
+            made = table.own_told.get(seat)
+            if made is not None and made[0] is cards:
+                own = made[1]  # the engine's very part: nothing of it changed
+            else:
+                own = _share(table, seat, serialize.own_view_json(cards))
+                table.own_told[seat] = (cards, own)
+            self._own[seat] = own
         return self._public, own
 
     def _state(self, seat: int | None) -> dict[str, Any]:

@@ -176,23 +176,11 @@ def events_message(
 
 def summary(table: LiveTable) -> dict[str, Any]:
     """The public summary of a table (``GET /api/tables/{code}``, and in every ``state``)."""
-    connected = table.connected_seats()
     return {
         "code": table.code,
         "url": f"/t/{table.code}",
         "game": table.game_number,
-        "seats": [
-            {
-                "seat": seat.seat,
-                "kind": seat.kind,
-                "name": seat.name,
-                "bot": seat.bot,
-                "bot_name": _bot_name(seat.seat, seat.bot, seat.name),
-                "occupied": seat.kind != "human" or seat.token_hash is not None,
-                "connected": seat.kind != "human" or seat.seat in connected,
-            }
-            for seat in table.seats
-        ],
+        "seats": _seats(table),
         "phase": table.phase,
         "round": table.game.round,
         "finished": table.finished,
@@ -201,11 +189,35 @@ def summary(table: LiveTable) -> dict[str, Any]:
             if table.finished
             else None
         ),
-        "created_at": iso(table.created_at),
+        "created_at": table.created_iso,
         "assisted": table.assisted,
         "coach": table.coach,
         "absence": table.absence_summary(),
     }
+
+
+def _seats(table: LiveTable) -> list[dict[str, Any]]:
+    """The summary's ``seats``: the same list while neither the seats nor who is connected
+    change (they seldom do: a table's summary is made after every change)."""
+    made_from = (tuple(table.seats), frozenset(table.connected_seats()))
+    known = table.seats_told
+    if known is not None and known[0] == made_from:
+        return known[1]
+    seats, connected = made_from
+    shown = [
+        {
+            "seat": seat.seat,
+            "kind": seat.kind,
+            "name": seat.name,
+            "bot": seat.bot,
+            "bot_name": _bot_name(seat.seat, seat.bot, seat.name),
+            "occupied": seat.kind != "human" or seat.token_hash is not None,
+            "connected": seat.kind != "human" or seat.seat in connected,
+        }
+        for seat in seats
+    ]
+    table.seats_told = (made_from, shown)
+    return shown
 
 
 def bot_display_name(bot: str, seat: int) -> str:

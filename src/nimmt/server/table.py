@@ -16,10 +16,10 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from nimmt import names
-from nimmt.engine import Game, Phase
+from nimmt.engine import Game, OwnCards, Phase
 from nimmt.server import standins
 from nimmt.server.actions import SEAT_CHANGES, STAND_IN_KINDS, ActionKind
 from nimmt.server.errors import ServiceError
@@ -30,6 +30,7 @@ from nimmt.server.events import (
     SeatLeft,
     TableEvent,
 )
+from nimmt.server.serialize import iso
 from nimmt.server.standins import CardStandsError, Presence, StandIns
 from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 
@@ -80,10 +81,10 @@ TOO_SLOW: dict[str, Any] = {"type": "too_slow"}
 """Put in a connection's queue when it kept falling behind: the transport closes it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Told:
+class Told(NamedTuple):
     """The state a ``changes`` listener holds: the parts of its last ``state`` (or of the
-    state its last ``change`` made), each the very object it was built from."""
+    state its last ``change`` made), each the very object it was built from. (A named tuple:
+    one is made for every listener of every change.)"""
 
     seat: int | None
     version: int
@@ -239,10 +240,21 @@ class LiveTable:
     """The parts of the last news told here (``"table"``: the summary, ``"public"``: the view's
     public part, a seat: its own part), kept so that the next news reuses each value that did
     not change (:func:`nimmt.server.publisher.News`)."""
+    seats_told: tuple[Any, list[dict[str, Any]]] | None = None
+    """The summary's ``seats`` as told last, with the seats and connections it was made from
+    (:func:`nimmt.server.serialize.summary`)."""
+    own_told: dict[int, tuple[OwnCards, dict[str, Any]]] = field(default_factory=dict)
+    """Each seat's own part as the engine gave it last and as it was told: while the engine
+    gives the same object (:meth:`~nimmt.engine.Game.own_cards`), what is told is the same."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
         self.decision_key = self._key()
+
+    @functools.cached_property
+    def created_iso(self) -> str:
+        """:attr:`created_at` as the wire writes it (every summary holds it)."""
+        return iso(self.created_at)
 
     @property
     def full(self) -> bool:

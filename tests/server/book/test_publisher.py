@@ -167,6 +167,16 @@ def _one_action(table: LiveTable, rng: random.Random) -> None:
     if pending is not None:
         action = ActionRecord(table.version + 1, 1, ActionKind.CHOOSE_ROW, pending.seat, None,
                               rng.randrange(4), None)  # fmt: skip
+    elif game.waiting_for() and len(game.waiting_for()) < game.players and rng.random() < 0.2:
+        # A card taken back, or exchanged, before everybody has chosen.
+        seat = rng.choice([seat for seat in range(game.players) if seat not in game.waiting_for()])
+        chosen = game.view(seat).chosen_card
+        others = [card for card in game.view(seat).hand if card != chosen]
+        if others and rng.random() < 0.5:
+            action = ActionRecord(table.version + 1, 1, ActionKind.PLAY, seat, rng.choice(others),
+                                  None, None)  # fmt: skip
+        else:
+            action = ActionRecord(table.version + 1, 1, ActionKind.RETRACT, seat, None, None, None)
     elif game.waiting_for():
         seat = rng.choice(list(game.waiting_for()))
         card = rng.choice(list(game.view(seat).legal_cards()))
@@ -183,7 +193,7 @@ def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -
     seat's two devices, a spectator; one listener connected late, one whose queue overflowed,
     one whose seat changed hands), with the same events; a face-down card is one frame for
     every listener but its player's, and it does not repeat the rows."""
-    table, _ = _table()
+    table, others = _table()
     rng = random.Random(8)
     followers = {
         "ana": Connection(table.code, "a", 0, changes=True),
@@ -213,6 +223,13 @@ def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -
             held["late"] = None
         if steps == 11:
             followers["ben laptop"].seat = None  # a seat that changed hands: it now watches
+        if steps == 15:  # Ben's phone goes, and his other socket: seat 1 is connected nowhere
+            table.connections.discard(followers.pop("ben phone"))
+            table.connections.discard(others["ben"])
+        if steps == 19:  # and comes back
+            followers["ben phone"] = Connection(table.code, "b", 1, changes=True)
+            table.connections.add(followers["ben phone"])
+            held["ben phone"] = None
         publish(table)
         (whole_state,) = reference.take()
         for name, connection in followers.items():
@@ -228,6 +245,8 @@ def test_a_changes_listener_holds_exactly_the_whole_state_after_every_change() -
                 held[name] = _follow(held[name], message)
             whole = _wire(serialize.state_message(table, connection.seat))
             assert held[name] == whole, (name, steps)
+            seat_1 = whole["table"]["seats"][1]
+            assert seat_1["connected"] is not (15 <= steps < 19), (name, steps)
             if name == "tv" and messages:
                 assert _wire(messages[-1]).get("events") == _wire(whole_state).get("events")
     assert steps > 40
