@@ -189,11 +189,18 @@ def summary(table: LiveTable) -> dict[str, Any]:
             if table.finished
             else None
         ),
-        "created_at": table.created_iso,
+        "created_at": _created_at(table),
         "assisted": table.assisted,
         "coach": table.coach,
         "absence": table.absence_summary(),
     }
+
+
+def _created_at(table: LiveTable) -> str:
+    text = table.created_text
+    if text is None:
+        text = table.created_text = iso(table.created_at)
+    return text
 
 
 def _seats(table: LiveTable) -> list[dict[str, Any]]:

@@ -30,7 +30,6 @@ from nimmt.server.events import (
     SeatLeft,
     TableEvent,
 )
-from nimmt.server.serialize import iso
 from nimmt.server.standins import CardStandsError, Presence, StandIns
 from nimmt.server.storage import ActionRecord, SeatRecord, TableStatus
 
@@ -240,6 +239,8 @@ class LiveTable:
     """The parts of the last news told here (``"table"``: the summary, ``"public"``: the view's
     public part, a seat: its own part), kept so that the next news reuses each value that did
     not change (:func:`nimmt.server.publisher.News`)."""
+    created_text: str | None = None
+    """:attr:`created_at` as the wire writes it, once (every summary holds it)."""
     seats_told: tuple[Any, list[dict[str, Any]]] | None = None
     """The summary's ``seats`` as told last, with the seats and connections it was made from
     (:func:`nimmt.server.serialize.summary`)."""
@@ -250,11 +251,6 @@ class LiveTable:
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
         self.decision_key = self._key()
-
-    @functools.cached_property
-    def created_iso(self) -> str:
-        """:attr:`created_at` as the wire writes it (every summary holds it)."""
-        return iso(self.created_at)
 
     @property
     def full(self) -> bool:
