@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from nimmt.engine import errors
 from nimmt.engine.cards import (
@@ -61,6 +61,7 @@ from nimmt.engine.events import (
 )
 from nimmt.engine.position import check_position
 from nimmt.engine.views import (
+    BoardParts,
     Outcome,
     OwnCards,
     PendingRowChoice,
@@ -91,23 +92,6 @@ class RoundLog:
     """For a round set up mid-way by :meth:`Game.from_position`: the rows it was set up with.
     ``rows`` is then empty (the round's first cards are not known), ``hands`` holds the hands
     as they were then, and ``turns`` the turns given as played (their rows are not known)."""
-
-
-class _Board(NamedTuple):
-    """What every view of one moment shares but the seats' own cards and who has chosen: see
-    :class:`~nimmt.engine.views.SeatView`'s fields of the same names."""
-
-    round: int
-    turn: int
-    rows: tuple[tuple[int, ...], ...]
-    round_rows: tuple[int, ...]
-    played: tuple[tuple[int, ...], ...]
-    penalties: tuple[int, ...]
-    totals: tuple[int, ...]
-    score_sheet: tuple[tuple[int, ...], ...]
-    outcome: Outcome | None
-    chosen_rows: tuple[int | None, ...]
-    position_rows: tuple[tuple[int, ...], ...]
 
 
 class Game:
@@ -145,11 +129,9 @@ class Game:
         self._pending: PendingRowChoice | None = None
         self._events: list[Event] = []
         self._rounds_before = 0
-        self._board: tuple[tuple[Any, ...], _Board] | None = None
-        """The parts of the views kept from the last :meth:`view`, with what they were made
-        from (:meth:`_board_now`)."""
+        # The views' shared parts and each seat's own, kept with what they were made from.
+        self._board: tuple[tuple[Any, ...], BoardParts] | None = None
         self._own: list[tuple[tuple[Any, ...], OwnCards] | None] = [None] * players
-        """Each seat's last :meth:`own_cards`, with what it was made from."""
 
     @classmethod
     def from_position(
@@ -253,8 +235,7 @@ class Game:
         return tuple(self._events)
 
     def events_after(self, count: int) -> tuple[Event, ...]:
-        """The events after the first ``count``, unfiltered (:attr:`events` from ``count`` on,
-        without copying those before: a server asks after every change)."""
+        """The events after the first ``count``, unfiltered (without copying those before)."""
         return tuple(self._events[count:])
 
     @property
@@ -318,10 +299,9 @@ class Game:
             position_rows=board.position_rows,
         )
 
-    def _board_now(self) -> _Board:
-        """The parts of every view that change only when a turn is revealed or resolved, a
-        round dealt or scored: the same objects until then (a server builds a view after every
-        change, and most changes are a card chosen face down)."""
+    def _board_now(self) -> BoardParts:
+        """What every view shares but who has chosen: the same objects until a turn is revealed
+        or resolved, or a round dealt or scored (most changes are a card chosen face down)."""
         made_from = (self._phase, self._state, self.turn, self._revealed, len(self.history))
         known = self._board
         if known is not None and known[0] == made_from:
@@ -330,7 +310,7 @@ class Game:
         turns = list(log.turns) if log is not None else []
         if self._revealed is not None and turns:
             turns.pop()  # the turn awaiting a row choice is shown as ``revealed``
-        board = _Board(
+        board = BoardParts(
             round=self.round,
             turn=self.turn,
             rows=self.rows,
@@ -351,14 +331,11 @@ class Game:
     def own_cards(self, seat: int) -> OwnCards:
         """What of ``seat``'s :meth:`view` is its own (its hand, its face-down card, whether
         it may play or must choose a row); the rest of that view is ``view(None)``'s. The same
-        (immutable) object while none of it changes: a server asks for every seat after every
-        change, and most changes leave most seats' parts as they were."""
+        (immutable) object while none of it changes (most changes leave most seats' as it was)."""
         self._check_seat(seat)
-        # What the part is made from: a hand changes only with its round's state (a new round
-        # is a new one), the turn (a turn took a card from every hand) and the cards revealed.
-        state = self._state
+        # A hand changes only with the round's state, the turn and the cards revealed.
         chosen = self._chosen[seat]
-        made_from = (self._phase, chosen, self._pending, self._revealed, state, self.turn)
+        made_from = (self._phase, chosen, self._pending, self._revealed, self._state, self.turn)
         known = self._own[seat]
         if known is not None and known[0] == made_from:
             return known[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from nimmt.engine.cards import DECK
 
@@ -81,6 +82,23 @@ def _may_play(phase: Phase, chosen_card: int | None) -> bool:
 
 def _must_choose(pending: PendingRowChoice | None, seat: int | None) -> bool:
     return pending is not None and pending.seat == seat
+
+
+class BoardParts(NamedTuple):
+    """What every view of one moment shares but the seats' own cards and who has chosen: see
+    :class:`SeatView`'s fields of the same names."""
+
+    round: int
+    turn: int
+    rows: tuple[tuple[int, ...], ...]
+    round_rows: tuple[int, ...]
+    played: tuple[tuple[int, ...], ...]
+    penalties: tuple[int, ...]
+    totals: tuple[int, ...]
+    score_sheet: tuple[tuple[int, ...], ...]
+    outcome: Outcome | None
+    chosen_rows: tuple[int | None, ...]
+    position_rows: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
