@@ -198,14 +198,18 @@ def test_a_rematch_needs_everyone(server: Server, new_page: Any) -> None:
     expect(sheet.locator("#download-record")).to_have_attribute(
         "href", f"/api/tables/{code}/record?game=1"
     )
+    ben_sheet = ben_page.locator(".sheet")
+    # Ben's page holds the table before Ana agrees (a page that connected only after her vote
+    # would get the whole state, without the vote's notice).
+    expect(ben_sheet.locator("#rematch-status")).to_have_text("0 von 2 bereit für eine neue Partie")
     sheet.locator("#rematch").click()
+    # The notice first: it stays for a few seconds only.
+    expect(ben_page.locator("#notice")).to_contain_text("Ana möchte noch eine Partie spielen.")
     expect(sheet.locator("#rematch-status")).to_have_text("1 of 2 ready to play again: you")
     expect(sheet.locator("#rematch-withdraw")).to_be_focused()
-    ben_sheet = ben_page.locator(".sheet")
     expect(ben_sheet.locator("#rematch-status")).to_have_text(
         "1 von 2 bereit für eine neue Partie: Ana"
     )
-    expect(ben_page.locator("#notice")).to_contain_text("Ana möchte noch eine Partie spielen.")
     # Ana takes it back, then agrees again; only Ben's agreement starts the game.
     sheet.locator("#rematch-withdraw").click()
     expect(ben_sheet.locator("#rematch-status")).to_have_text("0 von 2 bereit für eine neue Partie")
