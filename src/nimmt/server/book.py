@@ -176,12 +176,11 @@ class TableBook:
     async def load(self, code: str) -> LiveTable:
         """The live table with that code, loaded from storage the first time it is asked for
         (then its dealer and bots continue); ``table_not_found`` when there is none."""
-        table = self.tables.get(code)  # a socket's code is already in its normal form
-        normalized = code if table is not None else normalize_code(code)
+        # A socket's code is already in its normal form: only another one is normalized.
+        normalized = code if code in self.tables else normalize_code(code)
         if normalized is None:
             raise ServiceError("table_not_found", f"There is no table {code!r}.", 404)
-        if table is None:
-            table = self.tables.get(normalized)
+        table = self.tables.get(normalized)
         if table is not None:
             if table.needs_restore:
                 async with table.lock:

@@ -172,12 +172,11 @@ class News:
         if own is None:
             assert seat is not None  # (the spectators' part is built with the public one)
             cards = table.game.own_cards(seat)
-            made = table.own_told.get(seat)
-            if made is not None and made[0] is cards:
-                own = made[1]  # the engine's very part: nothing of it changed
+            if table.own_told.get(seat) is cards:
+                own = table.shown[seat]  # the engine's very part: nothing of it changed
             else:
                 own = _share(table, seat, serialize.own_view_json(cards))
-                table.own_told[seat] = (cards, own)
+                table.own_told[seat] = cards
             self._own[seat] = own
         return self._public, own
 

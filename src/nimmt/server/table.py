@@ -244,9 +244,10 @@ class LiveTable:
     seats_told: tuple[Any, list[dict[str, Any]]] | None = None
     """The summary's ``seats`` as told last, with the seats and connections it was made from
     (:func:`nimmt.server.serialize.summary`)."""
-    own_told: dict[int, tuple[OwnCards, dict[str, Any]]] = field(default_factory=dict)
-    """Each seat's own part as the engine gave it last and as it was told: while the engine
-    gives the same object (:meth:`~nimmt.engine.Game.own_cards`), what is told is the same."""
+    own_told: dict[int, OwnCards] = field(default_factory=dict)
+    """Each seat's own part as the engine gave it when :attr:`shown` took that seat's part:
+    while the engine gives the same object (:meth:`~nimmt.engine.Game.own_cards`), what is
+    told is the same."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
