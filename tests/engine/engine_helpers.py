@@ -3,7 +3,9 @@ format's example, each hand filled to ten cards."""
 
 from __future__ import annotations
 
-from nimmt.engine import Game
+import random
+
+from nimmt.engine import Game, Phase
 
 ROWS = [[12], [37], [43], [58]]
 HANDS = [
@@ -19,3 +21,17 @@ def example_game() -> Game:
     game = Game(4)
     game.apply_deal(ROWS, HANDS)
     return game
+
+
+def deal_or_choose_row(game: Game, rng: random.Random) -> bool:
+    """A random game's step that is no card choice: the next deal, or a random row for the
+    seat that must choose one. False when the seats are to choose their cards (the caller's
+    part) or the game is over."""
+    if game.phase is Phase.DEALING:
+        game.deal(rng)
+        return True
+    pending = game.pending_row_choice
+    if pending is not None:
+        game.choose_row(pending.seat, rng.randrange(4))
+        return True
+    return False

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.engine.engine_helpers import ROWS, example_game
+from tests.engine.engine_helpers import ROWS, deal_or_choose_row, example_game
 
 from nimmt.engine import (
     CardAlreadyChosenError,
@@ -187,13 +187,7 @@ def test_deal_only_between_rounds_and_only_legal_deals() -> None:
 
 def _play_until_over(game: Game, rng: random.Random) -> None:
     while game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.DEALING:
-            game.deal(rng)
-        elif game.phase is Phase.CHOOSING_ROW:
-            pending = game.pending_row_choice
-            assert pending is not None
-            game.choose_row(pending.seat, rng.randrange(4))
-        else:
+        if not deal_or_choose_row(game, rng):
             for seat in game.waiting_for():
                 game.play(seat, rng.choice(game.legal_cards(seat)))
 

@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from tests.engine.engine_helpers import deal_or_choose_row
 
 from nimmt.engine import DECK, ROW_LIMIT, Game, HandDealt, Phase
 from nimmt.records import dump_record, replay_record, to_record
@@ -128,13 +129,7 @@ def test_own_parts_and_views_follow_every_step(players: int) -> None:
         game = Game(players)
         check_own_parts(game)
         while game.phase is not Phase.GAME_OVER:
-            if game.phase is Phase.DEALING:
-                game.deal(rng)
-            elif game.phase is Phase.CHOOSING_ROW:
-                pending = game.pending_row_choice
-                assert pending is not None
-                game.choose_row(pending.seat, rng.randrange(4))
-            else:
+            if not deal_or_choose_row(game, rng):
                 seat = rng.choice(game.waiting_for())
                 chosen = [s for s in range(players) if s not in game.waiting_for()]
                 if chosen and rng.random() < 0.2:
