@@ -6,6 +6,8 @@ for forever."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -17,19 +19,23 @@ from nimmt.server.table import Connection
 
 
 class FakeSocket:
-    """Sends go to ``sent``; with ``stuck`` a send waits until cancelled."""
+    """Sends go to ``sent``; with ``stuck`` a send waits until cancelled, with ``pause`` it
+    takes that many seconds."""
 
-    def __init__(self, *, stuck: bool = False) -> None:
+    def __init__(self, *, stuck: bool = False, pause: float = 0.0) -> None:
         self.client_state = WebSocketState.CONNECTED
         self.sent: list[str] = []
         self.closed: list[int] = []
         self.stuck = stuck
+        self.pause = pause
         self.waiting = False
 
     async def send_text(self, text: str) -> None:
         if self.stuck:
             self.waiting = True
             await asyncio.Event().wait()
+        if self.pause:
+            await asyncio.sleep(self.pause)
         self.sent.append(text)
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
@@ -132,3 +138,58 @@ def test_a_whole_state_queued_after_the_overflow_is_the_resync() -> None:
     connection.send({"type": "state", "version": 7})
     connection.send({"type": "change", "version": 8, "view": {"turn": 2}})
     assert _pumped(connection) == ['{"type":"state","version":8,"view":{"turn":2}}']
+
+
+def test_only_the_socket_that_does_not_read_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One sweep watches every socket's sends: the stuck one is closed, the reading one (each
+    # send takes a little while, so the sweep finds it sending) goes on.
+    monkeypatch.setattr(socket_router, "SEND_TIMEOUT", 0.05)
+
+    async def scenario() -> tuple[FakeSocket, FakeSocket, bool]:
+        stuck, reading = FakeSocket(stuck=True), FakeSocket(pause=0.004)
+        stuck_connection = Connection("AAAAAA", None, None)
+        reading_connection = Connection("AAAAAA", None, None)
+        stuck_connection.send({"type": "state", "version": 1})
+        stuck_pump = asyncio.create_task(socket_router._pump(stuck, stuck_connection, NoService()))  # type: ignore[arg-type]
+        reading_pump = asyncio.create_task(
+            socket_router._pump(reading, reading_connection, NoService())  # type: ignore[arg-type]
+        )
+        version = 0
+        while not stuck_pump.done():
+            version += 1
+            reading_connection.send({"type": "state", "version": version})
+            await asyncio.sleep(0.005)
+        reading_connection.send({"type": "state", "version": version + 1})
+        while len(reading.sent) < version + 1 and not reading_pump.done():
+            await asyncio.sleep(0)
+        assert not reading_pump.done(), "the socket that reads was closed"
+        watch = socket_router.SendWatch.of(asyncio.get_running_loop())
+        reading_pump.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading_pump
+        sweeper = watch.sweeper
+        assert sweeper is not None and watch.pumps == 0 and not watch.since
+        await asyncio.wait_for(sweeper, 10)  # with no pump left the sweep ends
+        return stuck, reading, watch.sweeper is None
+
+    stuck, reading, swept = asyncio.run(scenario())
+    assert stuck.closed == [socket_router.CLOSE_TOO_SLOW]
+    assert reading.closed == []
+    assert len(reading.sent) >= 2
+    assert swept
+
+
+def test_a_loop_that_is_gone_leaves_no_watch_behind() -> None:
+    async def scenario() -> weakref.ref[asyncio.AbstractEventLoop]:
+        connection = Connection("AAAAAA", None, None)
+        pump = asyncio.create_task(socket_router._pump(FakeSocket(), connection, NoService()))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        assert socket_router.SendWatch.of(asyncio.get_running_loop()).pumps == 1
+        pump.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await pump
+        return weakref.ref(asyncio.get_running_loop())
+
+    loop = asyncio.run(scenario())
+    gc.collect()
+    assert loop() is None
