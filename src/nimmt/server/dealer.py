@@ -28,7 +28,8 @@ class Dealer:
     async def deal_due(self, table: LiveTable) -> None:
         """Deal (lock held) every round that is due: a table whose seats are all taken, with a
         person at it, waiting for its cards."""
-        while table.full and table.has_people and table.game.phase is Phase.DEALING:
+        # The phase first: it is the cheap check, and a deal is due after few changes.
+        while table.game.phase is Phase.DEALING and table.full and table.has_people:
             rng = self.rng(table.code, "deal", table.game_number, table.game.round + 1)
             rows, hands = draw_deal(rng, len(table.seats))
             action = self.book.action(table, ActionKind.DEAL, data={"rows": rows, "hands": hands})
