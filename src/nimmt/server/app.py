@@ -31,7 +31,7 @@ from nimmt.server.coach import CoachPool, CoachRunner, InlineCoach
 from nimmt.server.errors import ServiceError
 from nimmt.server.hosts import HostCheck, HostRule
 from nimmt.server.logs import RequestContext
-from nimmt.server.metrics import QUOTA_REFUSALS
+from nimmt.server.metrics import GC_PAUSES, QUOTA_REFUSALS
 from nimmt.server.policybots import PolicyBots, offered_policies
 from nimmt.server.routers import api, groups, metrics, pages, profiles, replay, socket
 from nimmt.server.security import CreationQuota, QuotaExceededError, protect
@@ -143,6 +143,7 @@ def create_app(
         # so that a busy server does not pause its tables for long (GC_THRESHOLDS).
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        GC_PAUSES.watch()  # and let the operator see them (/metrics)
         try:
             yield
         finally:

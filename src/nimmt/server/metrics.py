@@ -9,10 +9,16 @@ scrape by :class:`ServiceGauges`. The route answers only loopback and the config
 
 from __future__ import annotations
 
+import bisect
+import gc
 import ipaddress
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import HistogramMetricFamily
+from prometheus_client.registry import Collector
 
 from nimmt.server.actions import ActionKind
 
@@ -77,6 +83,55 @@ BOT_DECISION = Histogram(
     buckets=BOT_BUCKETS,
     registry=REGISTRY,
 )
+
+
+class CollectorPauses(Collector):
+    """``nimmt_gc_pause_seconds{generation}``: how long each pass of Python's cyclic garbage
+    collector took in this process. A pass stops every thread, so every table waits for it: the
+    series tells a tail of slow answers caused by the collector from one caused by the database
+    or the machine. The callback (:meth:`watch`) only counts into plain lists, which takes no
+    lock and makes nothing the collector would look at; the histogram is built at each scrape."""
+
+    BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self.counts = [[0] * (len(self.BOUNDS) + 1) for _generation in range(3)]
+        self.sums = [0.0, 0.0, 0.0]
+        self.started = 0.0
+
+    def on_pass(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = self.clock()
+            return
+        took = self.clock() - self.started
+        generation = info["generation"]
+        self.sums[generation] += took
+        self.counts[generation][bisect.bisect_left(self.BOUNDS, took)] += 1
+
+    def watch(self) -> None:
+        """Time every pass from now on (once per process, however many apps start)."""
+        if self.on_pass not in gc.callbacks:
+            gc.callbacks.append(self.on_pass)
+
+    def collect(self) -> Iterator[HistogramMetricFamily]:
+        family = HistogramMetricFamily(
+            "nimmt_gc_pause_seconds",
+            "Passes of Python's cyclic garbage collector in this process (every table waits"
+            " meanwhile), by generation",
+            labels=["generation"],
+        )
+        for generation, counts in enumerate(self.counts):
+            cumulative, buckets = 0, []
+            for bound, count in zip((*self.BOUNDS, float("inf")), counts, strict=True):
+                cumulative += count
+                buckets.append(("+Inf" if bound == float("inf") else str(bound), cumulative))
+            family.add_metric([str(generation)], buckets, sum_value=self.sums[generation])
+        yield family
+
+
+GC_PAUSES = CollectorPauses()
+REGISTRY.register(GC_PAUSES)
 
 # Every series exists from the start (at 0), so that a rate over it needs no first event.
 ACTED: dict[str, Counter] = {str(kind): ACTIONS.labels(str(kind)) for kind in ActionKind}

@@ -4,6 +4,7 @@ and the configured addresses may read them."""
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable
 
@@ -14,7 +15,7 @@ from tests.server.ops.deploy_doc import section
 from tests.server.server_helpers import create_table, join, receive_until
 from tests.waiting import wait_until
 
-from nimmt.server.metrics import may_scrape, parse_networks
+from nimmt.server.metrics import GC_PAUSES, CollectorPauses, may_scrape, parse_networks
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -136,3 +137,41 @@ def test_the_operator_s_guide_lists_every_series(make_client: Callable[..., Test
         )
     }
     assert documented == exposed
+
+
+def test_the_collector_s_passes_are_timed(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(metrics_allowed=["*"])
+    before = scrape(client)
+    gc.collect()  # a pass over the whole heap, timed by the callback the app installed
+    after = scrape(client)
+    whole = {"generation": "2"}
+    assert value(after, "nimmt_gc_pause_seconds_count", **whole) >= (
+        value(before, "nimmt_gc_pause_seconds_count", **whole) + 1
+    )
+    assert value(after, "nimmt_gc_pause_seconds_sum", **whole) > value(
+        before, "nimmt_gc_pause_seconds_sum", **whole
+    )
+    assert gc.callbacks.count(GC_PAUSES.on_pass) == 1  # however many apps started
+
+
+def test_passes_fall_in_their_buckets_cumulated() -> None:
+    clock = iter([0.0, 0.004, 1.0, 1.25, 2.0, 4.0])
+    pauses = CollectorPauses(clock=lambda: next(clock))
+    for generation in (0, 1, 1):  # passes of 4 ms, 250 ms (a bound: in its bucket) and 2 s
+        pauses.on_pass("start", {"generation": generation})
+        pauses.on_pass("stop", {"generation": generation, "collected": 0, "uncollectable": 0})
+    (family,) = pauses.collect()
+    samples = {
+        (sample.name, sample.labels["generation"], sample.labels.get("le")): sample.value
+        for sample in family.samples
+    }
+    bucket = "nimmt_gc_pause_seconds_bucket"
+    assert samples[(bucket, "0", "0.0025")] == 0
+    assert samples[(bucket, "0", "0.005")] == 1
+    assert samples[(bucket, "1", "0.1")] == 0
+    assert samples[(bucket, "1", "0.25")] == 1
+    assert samples[(bucket, "1", "1.0")] == 1
+    assert samples[(bucket, "1", "+Inf")] == 2
+    assert samples[("nimmt_gc_pause_seconds_count", "1", None)] == 2
+    assert samples[("nimmt_gc_pause_seconds_sum", "1", None)] == pytest.approx(2.25)
+    assert samples[("nimmt_gc_pause_seconds_count", "2", None)] == 0
