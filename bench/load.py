@@ -58,6 +58,9 @@ seat is waited for (a new turn, or its row choice) to the ``events`` with its mo
 ``bot_rushed``: the decisions in the window that a quicker bot made for a slow one because the
 wait for a worker ate its budget (the server's ``nimmt_bot_rushed_decisions_total``, read from
 ``/metrics`` before and after; with one process only, else ``null``: each process counts its own).
+From the same scrapes: ``gc_pause_share``, the share of the window the server's cyclic garbage
+collector stopped every table (``nimmt_gc_pause_seconds``), and ``gc_long_passes``, its passes
+over 50 ms in the window: a tail of slow answers beside long passes comes from the collector.
 
 The lobby. A separate task fetches ``GET /api/tables`` about twice per second, one request at a
 time, as a browser on the start page would (``lobby_*_ms``; a failed or timed-out request counts
@@ -121,9 +124,12 @@ from load_server import (
     STOP_SECONDS,
     BenchError,
     ProcessTree,
+    Samples,
     Server,
     count_lost,
     cpu_between,
+    metrics_figures,
+    parse_metrics,
     postmaster_pid,
     progress,
     serve_supports_workers,
@@ -294,7 +300,7 @@ class Run:
         load_before = psutil.Process().cpu_times()
         load_avg_before = os.getloadavg()
         machine_before = psutil.cpu_times()
-        rushed_before = await self.rushed(client)
+        metrics_before = await self.scrape(client)
         self.server.profile(signal.SIGUSR1)
         stats.window_start = time.perf_counter()
         progress(f"measuring for {args.seconds:g} s")
@@ -305,7 +311,7 @@ class Run:
         load_after = psutil.Process().cpu_times()
         load_avg_after = os.getloadavg()
         machine_after = psutil.cpu_times()
-        rushed_after = await self.rushed(client)
+        metrics_after = await self.scrape(client)
         window = stats.window_end - stats.window_start
         self.check_server()
         # Drain: no new actions; wait for the answers to those already sent.
@@ -364,11 +370,7 @@ class Run:
             "bot_p50_ms": ms(percentile(stats.bot_latencies, 0.50)),
             "bot_p99_ms": ms(percentile(stats.bot_latencies, 0.99)),
             "bot_delay": args.bot_delay,
-            "bot_rushed": (
-                rushed_after - rushed_before
-                if rushed_before is not None and rushed_after is not None
-                else None
-            ),
+            **metrics_figures(metrics_before, metrics_after, window),
             "events": args.events,
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_per_action_ms": (
@@ -400,21 +402,16 @@ class Run:
                 figures[f"{name}_cpu_s"] = round(cpu[name], 2)
         return figures
 
-    async def rushed(self, client: httpx2.AsyncClient) -> int | None:
-        """The server's count of rushed bot decisions so far (``None`` with several processes,
-        which count their own, or when it cannot be read)."""
+    async def scrape(self, client: httpx2.AsyncClient) -> Samples | None:
+        """The server's ``/metrics`` now (``None`` with several processes, which count their
+        own, or when it cannot be read)."""
         if self.args.processes > 1:
             return None
         try:
             answer = await client.get("/metrics")
         except httpx2.HTTPError:
             return None
-        if answer.status_code != 200:
-            return None
-        for line in answer.text.splitlines():
-            if line.startswith("nimmt_bot_rushed_decisions_total "):
-                return int(float(line.split()[1]))
-        return None
+        return parse_metrics(answer.text) if answer.status_code == 200 else None
 
     def check_server(self) -> None:
         if not self.server.alive():

@@ -21,6 +21,7 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 import sqlalchemy as sa
+from prometheus_client.parser import text_string_to_metric_families
 
 import throwaway
 
@@ -104,6 +105,45 @@ def steal_share(before: Any, after: Any) -> float | None:
     counted = [name for name in before._fields if name not in ("guest", "guest_nice")]
     total = sum(getattr(after, name) - getattr(before, name) for name in counted)
     return round((after.steal - before.steal) / total, 3) if total > 0 else None
+
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+"""A scrape of ``/metrics``: each sample's value by its name and labels."""
+GC_LONG_PASS = "0.05"
+"""The bucket bound (seconds) above which a collector's pass counts as long."""
+
+
+def parse_metrics(text: str) -> Samples:
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def metrics_figures(before: Samples | None, after: Samples | None, window: float) -> dict[str, Any]:
+    """What the server's own counters say of the window: the rushed bot decisions, and the
+    collector's passes (the share of the window every table waited for them, and the passes
+    over :data:`GC_LONG_PASS` seconds). ``None`` each when the scrapes failed."""
+    if before is None or after is None:
+        return {"bot_rushed": None, "gc_pause_share": None, "gc_long_passes": None}
+
+    def grew(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    generations = [str(generation) for generation in range(3)]
+    paused = sum(grew("nimmt_gc_pause_seconds_sum", generation=g) for g in generations)
+    long_passes = sum(
+        grew("nimmt_gc_pause_seconds_count", generation=g)
+        - grew("nimmt_gc_pause_seconds_bucket", generation=g, le=GC_LONG_PASS)
+        for g in generations
+    )
+    return {
+        "bot_rushed": int(grew("nimmt_bot_rushed_decisions_total")),
+        "gc_pause_share": round(paused / window, 4),
+        "gc_long_passes": int(long_passes),
+    }
 
 
 class Server:

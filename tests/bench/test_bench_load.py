@@ -26,6 +26,8 @@ CONTRACT = {
     "server_loop_cpu_per_action_ms": float,
     "load_cpu_s": float,
     "bot_rushed": int,
+    "gc_pause_share": float,
+    "gc_long_passes": int,
 }
 
 
@@ -47,6 +49,7 @@ def test_load_bench_prints_one_json_line() -> None:
     # The event loop is one thread of the server's process tree: never more than all of it.
     assert 0 < figures["server_loop_cpu_per_action_ms"] <= figures["server_cpu_per_action_ms"]
     assert figures["bot_rushed"] == 0  # greedy decides in the server's thread: never rushed
+    assert 0 <= figures["gc_pause_share"] < 1 and figures["gc_long_passes"] >= 0
     steal = figures["steal_share"]  # None where the system does not count the hypervisor's
     assert steal is None or (isinstance(steal, float | int) and 0 <= steal <= 1), steal
 
