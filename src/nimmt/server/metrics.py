@@ -12,6 +12,8 @@ from __future__ import annotations
 import bisect
 import gc
 import ipaddress
+import itertools
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -19,6 +21,7 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import HistogramMetricFamily
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 from nimmt.server.actions import ActionKind
 
@@ -121,11 +124,10 @@ class CollectorPauses(Collector):
             " meanwhile), by generation",
             labels=["generation"],
         )
+        # The library's own spelling of a bound ("0.001", "1.0", "+Inf"); it has no annotations.
+        bounds = [floatToGoString(bound) for bound in (*self.BOUNDS, math.inf)]  # type: ignore[no-untyped-call]
         for generation, counts in enumerate(self.counts):
-            cumulative, buckets = 0, []
-            for bound, count in zip((*self.BOUNDS, float("inf")), counts, strict=True):
-                cumulative += count
-                buckets.append(("+Inf" if bound == float("inf") else str(bound), cumulative))
+            buckets = list(zip(bounds, itertools.accumulate(counts), strict=True))
             family.add_metric([str(generation)], buckets, sum_value=self.sums[generation])
         yield family
 
