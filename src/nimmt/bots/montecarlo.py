@@ -46,7 +46,7 @@ def table_order(view: SeatView) -> list[int]:
     return [(view.seat + step) % view.players for step in range(view.players)]
 
 
-def _deals(
+def hand_deals(
     view: SeatView,
     own: tuple[int, ...],
     samples: int,
@@ -81,7 +81,7 @@ def card_scores(
     """
     hand = view.legal_cards()
     tried = np.arange(len(hand)) if slots is None else np.asarray(slots, dtype=np.int64)
-    deals = _deals(view, hand, samples, rng, others)
+    deals = hand_deals(view, hand, samples, rng, others)
     batch = batch_from_rows(view.rows, np.tile(deals, (len(tried), 1, 1)))
     return hand, evaluate_cards(batch, tried, samples, turns_left_after(view.turn), policy, score)
 
@@ -111,7 +111,7 @@ def row_batch(view: SeatView, samples: int, rng: np.random.Generator) -> tuple[I
     assert revealed is not None and view.seat is not None, "no row choice is pending"
     mine = revealed[view.seat]
     rest = tuple(card for card in view.hand if card != mine)
-    deals = _deals(view, rest, samples, rng)
+    deals = hand_deals(view, rest, samples, rng)
     batch = batch_from_rows(view.rows, np.tile(deals, (NUM_ROWS, 1, 1)))
     turn = np.asarray([revealed[seat] for seat in table_order(view)], dtype=np.int64)
     return np.broadcast_to(turn, (batch.size, view.players)).copy(), batch

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from nimmt.bots.base import Limit
-from nimmt.bots.batchsim import IntArray, RolloutPolicy, Scorer, relative_scores
+from nimmt.bots.batchsim import IntArray, RolloutPolicy, Scorer, batch_from_rows, relative_scores
 from nimmt.bots.belief import Belief, belief
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
-from nimmt.bots.montecarlo import card_scores, numpy_rng, row_scores, table_order
+from nimmt.bots.levelk import FloatArray, card_scores_against, level2_logits
+from nimmt.bots.montecarlo import card_scores, hand_deals, numpy_rng, row_scores, table_order
 from nimmt.bots.objective import ENDS_FROM, GameObjective
-from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, shipped_weights
+from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, card_logits, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
 from nimmt.engine import SeatView
@@ -101,6 +103,15 @@ class StrongSettings:
     game_from: float = ENDS_FROM
     """With ``objective=game``: the share of a decision's sampled futures in which somebody
     passes 66 from which it plays to win the game."""
+    level2: float = 0.0
+    """Draw the others' cards of this turn from the model lowered by this weight times each
+    card's worth to its holder over model-played futures (:mod:`nimmt.bots.levelk`; 0: the
+    model alone, as ``hard-v2``)."""
+    level2_deals: int = 32
+    """With ``level2``: the sampled deals whose others' cards are judged (every stage's futures
+    are drawn from them)."""
+    level2_rollouts: int = 32
+    """With ``level2``: the futures that judge each card of each other seat in each deal."""
     budget: float = 0.0
     """Seconds a card decision should take at most (0: no limit). The first stage always runs;
     a refinement stage starts only while less than half the budget is spent, so a busy machine
@@ -130,6 +141,10 @@ def parse_strong(text: str) -> StrongSettings:
         shipped_weights(settings.weights)
     except (OSError, ValueError, KeyError) as error:
         raise ValueError(f"strong setting weights: {error}") from None
+    if settings.level2 < 0 or settings.level2_deals < 1 or settings.level2_rollouts < 1:
+        raise ValueError(
+            "strong setting level2 must be 0 or more, its deals and rollouts 1 or more"
+        )
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -201,14 +216,18 @@ class StrongBot:
         samples = settings.samples_for(view.players)
         beliefs = self._belief(view, samples)
         score = self._scorer(view)
-        _, scores = card_scores(
-            view,
-            samples,
-            self._rng,
-            self._policy(),
-            others=self._others(beliefs, samples),
-            score=score,
-        )
+        evaluate = self._level2(view, beliefs, score) if settings.level2 else None
+        if evaluate is not None:
+            scores = evaluate(samples, np.arange(len(view.legal_cards())))
+        else:
+            _, scores = card_scores(
+                view,
+                samples,
+                self._rng,
+                self._policy(),
+                others=self._others(beliefs, samples),
+                score=score,
+            )
         totals = scores * samples
         counts = np.full(len(scores), samples)
         alive = np.arange(len(scores))
@@ -220,6 +239,10 @@ class StrongBot:
                 break
             alive = alive[np.argsort(totals[alive] / counts[alive], kind="stable")[:keep]]
             more = scaled_samples(settings.more << stage, view.players)
+            if evaluate is not None:
+                totals[alive] += evaluate(more, alive) * more
+                counts[alive] += more
+                continue
             _, extra = card_scores(
                 view,
                 more,
@@ -233,6 +256,29 @@ class StrongBot:
             counts[alive] += more
         means = totals / counts
         return int(alive[int(np.argmin(means[alive]))])
+
+    def _level2(
+        self, view: SeatView, beliefs: Belief | None, score: Scorer
+    ) -> Callable[[int, IntArray], FloatArray]:
+        """``evaluate(samples, slots)``: the mean scores of the cards at ``slots`` over about
+        ``samples`` futures, the others' cards of this turn by :mod:`nimmt.bots.levelk`."""
+        settings = self.settings
+        count = settings.level2_deals
+        hand = view.legal_cards()
+        deals = hand_deals(view, hand, count, self._rng, self._others(beliefs, count))
+        policy = self._policy()
+        logits = card_logits(batch_from_rows(view.rows, deals), self._weights()).astype(float)
+        scores = level2_logits(
+            view, deals, settings.level2_rollouts, settings.level2, policy, logits
+        )
+
+        def evaluate(samples: int, slots: IntArray) -> FloatArray:
+            repeats = max(1, samples // count)
+            return card_scores_against(
+                view, deals, scores, repeats, self._rng, policy, slots, score
+            )
+
+        return evaluate
 
     def _belief(self, view: SeatView, samples: int) -> Belief | None:
         """What the others' plays so far say about their hands (``None``: nothing, or beliefs

@@ -1,0 +1,151 @@
+"""The others' cards judged by their worth (:mod:`nimmt.bots.levelk`), against the engine."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nimmt.bots import UnknownBotError, make_bot
+from nimmt.bots.batchsim import EMPTY, greedy_policy, relative_scores, sample_hands
+from nimmt.bots.levelk import card_scores_against, card_worths, level2_logits
+from nimmt.bots.simple import GreedyBot
+from nimmt.bots.strong import StrongBot
+from nimmt.engine import Game, Phase
+
+
+def dealt(seed: int, seats: int, cards: int, count: int) -> tuple[list[list[int]], np.ndarray]:
+    """A dealt game's rows and ``count`` deals of ``cards`` cards to ``seats`` seats."""
+    game = Game(seats)
+    game.deal(seed)
+    on_rows = {card for row in game.rows for card in row}
+    unseen = [card for card in range(1, 105) if card not in on_rows]
+    hands = sample_hands(unseen, seats, cards, count, np.random.default_rng(seed))
+    return [list(row) for row in game.rows], hands
+
+
+def position(rows: list[list[int]], hands: np.ndarray) -> Game:
+    """A game waiting for the first card of ``hands`` (one per seat) on ``rows``."""
+    return Game.from_position(rows=rows, hands=[[int(c) for c in hand] for hand in hands])
+
+
+def relative_by_engine(rows: list[list[int]], hands: np.ndarray, seat: int, card: int) -> float:
+    """``seat``'s bullheads minus the others' mean when it plays ``card`` now and every other
+    card of the round is ``greedy``'s, played by the engine."""
+    game = position(rows, hands)
+    greedy = GreedyBot()
+    first = True
+    while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
+        pending = game.pending_row_choice
+        if pending is not None:
+            game.choose_row(pending.seat, greedy.choose_row(game.view(pending.seat)))
+            continue
+        for who in game.waiting_for():
+            chosen = card if first and who == seat else greedy.choose_card(game.view(who))
+            game.play(who, chosen)
+            if game.phase is not Phase.CHOOSING_CARDS:
+                break
+        first = False
+    penalties = game.history[-1].penalties
+    assert penalties is not None
+    others = [value for who, value in enumerate(penalties) if who != seat]
+    return penalties[seat] - sum(others) / len(others)
+
+
+@pytest.mark.parametrize(("seed", "seats", "cards"), [(1, 4, 3), (2, 3, 4), (3, 6, 2)])
+def test_a_card_s_worth_is_its_holder_s_relative_score_over_the_futures(
+    seed: int, seats: int, cards: int
+) -> None:
+    rows, deals = dealt(seed, seats, cards, 3)
+    # greedy is deterministic: every future of a card is the same round, played by the engine.
+    worths = card_worths(rows, deals, 2, greedy_policy)
+    assert worths.shape == deals.shape
+    assert np.all(worths[:, 0] == 0)  # the deciding seat's own cards are not judged
+    for deal in range(len(deals)):
+        for seat in range(1, seats):
+            for slot in range(cards):
+                expected = relative_by_engine(rows, deals[deal], seat, int(deals[deal, seat, slot]))
+                assert worths[deal, seat, slot] == pytest.approx(expected)
+
+
+def test_the_others_scores_fall_with_a_card_s_worth_and_empty_slots_are_never_drawn() -> None:
+    rows, deals = dealt(4, 4, 3, 2)
+    deals[:, :, 2] = EMPTY  # two cards left in every hand
+    logits = np.zeros(deals.shape)
+    view = position(rows, deals[0, :, :2]).view(0)  # only its rows are used
+    worths = card_worths(rows, deals, 1, greedy_policy)
+    scores = level2_logits(view, deals, 1, 0.5, greedy_policy, logits)
+    assert np.all(np.isneginf(scores[:, :, 2]))
+    assert np.allclose(scores[:, :, :2], -0.5 * worths[:, :, :2])
+    unchanged = level2_logits(view, deals, 1, 0.0, greedy_policy, logits + 1)
+    assert np.allclose(unchanged[:, :, :2], 1)
+
+
+def test_cards_are_tried_against_the_others_drawn_from_their_scores() -> None:
+    rows, deals = dealt(5, 4, 3, 2)
+    view = position(rows, deals[0]).view(0)
+    # Scores that leave each other seat one card (slot 1): every future is then a fixed round.
+    scores = np.full(deals.shape, -np.inf)
+    scores[:, :, 1] = 0.0
+    scores[:, 0, :] = 0.0
+    rng = np.random.default_rng(0)
+    means = card_scores_against(view, deals, scores, 3, rng, greedy_policy, [0, 2], relative_scores)
+    for index, slot in enumerate((0, 2)):
+        expected = []
+        for deal in deals:
+            # Seat 0 plays ``slot``, the others their slot-1 card, then greedy: as the engine.
+            hands = [[int(c) for c in hand] for hand in deal]
+            game = position(rows, deal)
+            turn = [hands[0][slot]] + [hand[1] for hand in hands[1:]]
+            penalties = play_round(game, turn)
+            expected.append(penalties[0] - sum(penalties[1:]) / 3)
+        assert means[index] == pytest.approx(np.mean(expected))
+
+
+def play_round(game: Game, first_turn: list[int]) -> list[int]:
+    """The round played by the engine: ``first_turn`` now, then ``greedy`` everywhere."""
+    greedy = GreedyBot()
+    turn: list[int] | None = first_turn
+    while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
+        pending = game.pending_row_choice
+        if pending is not None:
+            game.choose_row(pending.seat, greedy.choose_row(game.view(pending.seat)))
+            continue
+        for who in game.waiting_for():
+            game.play(who, turn[who] if turn else greedy.choose_card(game.view(who)))
+            if game.phase is not Phase.CHOOSING_CARDS:
+                break
+        turn = None
+    penalties = game.history[-1].penalties
+    assert penalties is not None
+    return list(penalties)
+
+
+def test_a_level2_search_plays_legal_rounds_and_replays_its_seed() -> None:
+    name = "strong:samples=64,more=64,core=numba,level2=0.4,level2_deals=8,level2_rollouts=4"
+    game = Game(4)
+    game.deal(21)
+    bots = [make_bot(name, seat) for seat in range(4)]
+    assert isinstance(bots[0], StrongBot) and bots[0].settings.level2 == 0.4
+    first = bots[1].choose_card(game.view(1))
+    assert first == make_bot(name, 1).choose_card(game.view(1))
+    while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
+        pending = game.pending_row_choice
+        if pending is not None:
+            game.choose_row(pending.seat, bots[pending.seat].choose_row(game.view(pending.seat)))
+            continue
+        for seat in game.waiting_for():
+            view = game.view(seat)
+            card = bots[seat].choose_card(view)
+            assert card in view.legal_cards()
+            game.play(seat, card)
+            if game.phase is not Phase.CHOOSING_CARDS:
+                break
+    assert game.history[-1].penalties is not None
+
+
+@pytest.mark.parametrize(
+    "name", ["strong:level2=-1", "strong:level2_deals=0", "strong:level2_rollouts=0"]
+)
+def test_bad_level2_settings_are_refused(name: str) -> None:
+    with pytest.raises(UnknownBotError, match="unknown bot"):
+        make_bot(name, 1)
