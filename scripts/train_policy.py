@@ -3,8 +3,8 @@
 Two steps, both seeded and reproducible:
 
 ``generate``: play seeded rounds in which every seat is a search bot (by default ``hard-v1``) and
-record each card decision as the seat saw it (rows, hand, number of players) with the card the
-search chose, one JSON line per decision::
+record each card decision as the seat saw it (rows, hand, number of players, the cards it had
+not seen) with the card the search chose, one JSON line per decision::
 
     python scripts/train_policy.py generate --bot hard-v1 --players 4 --deals 200 --seed 1 \
         --out /tmp/decisions-4.jsonl
@@ -57,6 +57,8 @@ def generate(bot: str, players: int, deals: int, seed: int, out: Path) -> None:
                             "rows": [list(row) for row in view.rows],
                             "hand": list(view.hand),
                             "card": card,
+                            # What the seat had not seen (bench/opponent_fit.py deals it).
+                            "unseen": list(view.unseen_cards()),
                         }
                         stream.write(json.dumps(line) + "\n")
                     game.play(seat, card)

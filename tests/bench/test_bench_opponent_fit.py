@@ -1,0 +1,59 @@
+"""``bench/opponent_fit.py`` keeps its contract (its docstring) on decisions that
+``scripts/train_policy.py generate`` records; the figures themselves are not judged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.bench.bench_scripts import BENCH, json_line
+
+SCRIPTS = BENCH.parent / "scripts"
+
+
+def generate(bot: str, out: Path) -> list[dict[str, Any]]:
+    subprocess.run(
+        [
+            *(sys.executable, str(SCRIPTS / "train_policy.py"), "generate", "--bot", bot),
+            *("--players", "4", "--deals", "1", "--seed", "3", "--out", str(out)),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_decisions_record_what_the_seat_had_not_seen(tmp_path: Path) -> None:
+    lines = generate("greedy", tmp_path / "greedy.jsonl")
+    assert len(lines) == 4 * 9  # every card decision with a choice: hands of 10 to 2 cards
+    for line in lines:
+        seen = set(line["hand"]) | {card for row in line["rows"] for card in row}
+        unseen = set(line["unseen"])
+        assert not unseen & seen and line["card"] in line["hand"]
+        assert len(unseen | seen) <= 104
+
+
+def test_the_fit_prints_each_file_s_likelihoods_and_refuses_old_files(tmp_path: Path) -> None:
+    decisions = tmp_path / "greedy.jsonl"
+    generate("greedy", decisions)
+    figures = json_line("opponent_fit.py", str(decisions), "--rollouts", "4", timeout=120)
+    fitted = figures["files"]["greedy.jsonl"]
+    assert fitted["decisions"] == 36 and figures["rollouts"] == 4
+    # The weight is fitted to this file, and 0 (the model alone) is one it tried.
+    assert fitted["with_worth"] >= fitted["model"] and fitted["own_weight"] == figures["weight"]
+    old = tmp_path / "old.jsonl"
+    line = json.loads(decisions.read_text().splitlines()[0])
+    del line["unseen"]
+    old.write_text(json.dumps(line) + "\n")
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "opponent_fit.py"), str(old)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0 and result.stderr.startswith("error: ")
+    assert "Traceback" not in result.stderr
