@@ -7,7 +7,7 @@ import pytest
 
 from nimmt.bots import UnknownBotError, make_bot
 from nimmt.bots.batchsim import EMPTY, greedy_policy, relative_scores, sample_hands
-from nimmt.bots.levelk import card_scores_against, card_worths, level2_logits
+from nimmt.bots.levelk import card_scores_against, card_worths, level2_logits, redealt
 from nimmt.bots.simple import GreedyBot
 from nimmt.bots.strong import StrongBot
 from nimmt.engine import Game, Phase
@@ -65,6 +65,31 @@ def test_a_card_s_worth_is_its_holder_s_relative_score_over_the_futures(
             for slot in range(cards):
                 expected = relative_by_engine(rows, deals[deal], seat, int(deals[deal, seat, slot]))
                 assert worths[deal, seat, slot] == pytest.approx(expected)
+
+
+def test_redealing_keeps_the_holder_s_hand_and_deals_the_rest_of_the_pool() -> None:
+    rows, deals = dealt(6, 4, 3, 5)
+    pool = [card for card in range(1, 105) if all(card not in row for row in rows)]
+    hands = redealt(deals, 7, pool, np.random.default_rng(1))
+    assert hands.shape == (3, 5, 7, 4, 3)
+    for holder in range(1, 4):
+        for deal in range(5):
+            for future in hands[holder - 1, deal]:
+                assert list(future[holder]) == list(deals[deal, holder])
+                cards = future.ravel()
+                assert len(set(cards)) == cards.size and set(cards) <= set(pool)
+    # The others' hands differ from future to future: they are drawn, not copied.
+    assert len({tuple(hands[0, 0, future, 0]) for future in range(7)}) > 1
+
+
+def test_with_two_seats_redealing_changes_no_worth() -> None:
+    # With one other seat, the pool less the holder's hand is that seat's hand: the same deal.
+    rows, deals = dealt(7, 2, 4, 3)
+    for deal in deals:
+        pool = sorted(int(card) for card in deal.ravel())
+        kept = card_worths(rows, deal[None], 2, greedy_policy)
+        redrawn = card_worths(rows, deal[None], 2, greedy_policy, pool, np.random.default_rng(2))
+        assert np.allclose(kept, redrawn)
 
 
 def test_the_others_scores_fall_with_a_card_s_worth_and_empty_slots_are_never_drawn() -> None:

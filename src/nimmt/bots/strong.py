@@ -269,7 +269,7 @@ class StrongBot:
         policy = self._policy()
         logits = card_logits(batch_from_rows(view.rows, deals), self._weights()).astype(float)
         scores = level2_logits(
-            view, deals, settings.level2_rollouts, settings.level2, policy, logits
+            view, deals, settings.level2_rollouts, settings.level2, policy, logits, self._rng
         )
 
         def evaluate(samples: int, slots: IntArray) -> FloatArray:
