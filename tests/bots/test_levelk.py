@@ -33,20 +33,10 @@ def relative_by_engine(rows: list[list[int]], hands: np.ndarray, seat: int, card
     card of the round is ``greedy``'s, played by the engine."""
     game = position(rows, hands)
     greedy = GreedyBot()
-    first = True
-    while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
-        pending = game.pending_row_choice
-        if pending is not None:
-            game.choose_row(pending.seat, greedy.choose_row(game.view(pending.seat)))
-            continue
-        for who in game.waiting_for():
-            chosen = card if first and who == seat else greedy.choose_card(game.view(who))
-            game.play(who, chosen)
-            if game.phase is not Phase.CHOOSING_CARDS:
-                break
-        first = False
-    penalties = game.history[-1].penalties
-    assert penalties is not None
+    turn = [
+        card if who == seat else greedy.choose_card(game.view(who)) for who in range(len(hands))
+    ]
+    penalties = play_round(game, turn)
     others = [value for who, value in enumerate(penalties) if who != seat]
     return penalties[seat] - sum(others) / len(others)
 
