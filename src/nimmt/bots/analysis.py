@@ -39,6 +39,7 @@ from nimmt.bots.batchsim import (
     Batch,
     IntArray,
     batch_from_rows,
+    gumbel_noise,
     placement_costs,
     play_out,
     resolve_turn,
@@ -52,8 +53,6 @@ DEFAULT_SAMPLES = 1024
 """Sampled deals per analysis: ``hard``'s number at 4 seats."""
 TEMPERATURE = 1.0
 """The softmin rollout policy's temperature, in bullheads (``hard``'s)."""
-
-_TINY = np.float32(1e-30)
 
 
 class NoDecisionError(ValueError):
@@ -145,8 +144,7 @@ class _PairedSoftmin:
 
     def __call__(self, batch: Batch) -> IntArray:
         hands = batch.hands
-        uniform = self._rng.random((self._samples, *hands.shape[1:]), dtype=np.float32)
-        noise = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        noise = gumbel_noise(self._rng, (self._samples, *hands.shape[1:]))
         key = placement_costs(batch).astype(np.float32) * np.float32(1 / TEMPERATURE)
         key -= np.tile(noise, (self._copies, 1, 1))
         key[hands == EMPTY] = np.inf

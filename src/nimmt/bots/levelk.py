@@ -25,6 +25,7 @@ from nimmt.bots.batchsim import (
     RolloutPolicy,
     Scorer,
     batch_from_rows,
+    gumbel_noise,
     play_out,
     resolve_turn,
     take_cards,
@@ -134,8 +135,7 @@ def card_scores_against(
     hands = np.broadcast_to(deals[None, :, None], (len(tried), count, repeats, seats, width))
     batch = batch_from_rows(view.rows, hands.reshape(-1, seats, width).copy())
     keys = np.broadcast_to(scores[None, :, None], hands.shape).reshape(-1, seats, width)
-    uniform = rng.random(keys.shape)
-    choice = (keys - np.log(-np.log(np.maximum(uniform, 1e-300)))).argmax(axis=2)
+    choice = (keys + gumbel_noise(rng, keys.shape, np.float64)).argmax(axis=2)
     choice[:, 0] = np.repeat(tried, count * repeats)
     resolve_turn(batch, take_cards(batch, choice))
     play_out(batch, int((batch.hands[0, 0] != EMPTY).sum()), policy)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.bots.batchsim import EMPTY, Batch, IntArray
+from nimmt.bots.batchsim import EMPTY, Batch, IntArray, gumbel_noise
 from nimmt.engine import BULLHEADS, HAND_SIZE, NUM_ROWS, ROW_LIMIT
 
 FloatArray = npt.NDArray[np.float32]
@@ -52,7 +52,6 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 """The features of a card, in the order of the weights (see :func:`card_features`)."""
 
-_TINY = np.float32(1e-30)
 _CARD_HEADS = np.asarray(BULLHEADS, dtype=np.float32) / 7
 """A card's bullheads by card number, scaled (``EMPTY`` has none)."""
 _CARD_VALUE = np.arange(len(BULLHEADS), dtype=np.float32) / 104
@@ -254,8 +253,7 @@ class ModelPolicy:
     def _noise(self, shape: tuple[int, ...]) -> FloatArray:
         """Gumbel noise for every card slot (Gumbel-max: the argmax of the scores plus it is a
         draw from the model)."""
-        uniform = self._rng.random(shape, dtype=np.float32)
-        noise: FloatArray = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        noise: FloatArray = gumbel_noise(self._rng, shape)
         if self._own_noise_scale is not None:
             noise[:, 0] *= self._own_noise_scale
         return noise

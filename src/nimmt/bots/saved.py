@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.bots.batchsim import EMPTY, Batch
+from nimmt.bots.batchsim import EMPTY, Batch, gumbel_noise
 from nimmt.bots.policy import FEATURE_NAMES as CARD_FEATURE_NAMES
 from nimmt.bots.policy import card_features
 from nimmt.engine import BULLHEADS, DECK, HAND_SIZE, NUM_ROWS, ROW_LIMIT, SeatView
@@ -218,8 +218,7 @@ class Network:
         scores = np.full(legal.shape, -np.inf)
         scores[legal] = self.scores(candidate_features(decisions)[legal])  # legal ones only
         if rng is not None:
-            uniform = np.maximum(rng.random(legal.shape), 1e-300)
-            scores = scores / temperature - np.log(-np.log(uniform))
+            scores = scores / temperature + gumbel_noise(rng, legal.shape, np.float64)
         chosen: IntArray = scores.argmax(axis=1)
         return chosen
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nimmt.bots.batchsim import EMPTY, Batch, IntArray, placement_costs
-
-_TINY = np.float32(1e-30)
-"""Keeps the Gumbel noise finite when the uniform draw is exactly 0."""
+from nimmt.bots.batchsim import EMPTY, Batch, IntArray, gumbel_noise, placement_costs
 
 
 class SoftminPolicy:
@@ -30,9 +27,7 @@ class SoftminPolicy:
     def __call__(self, batch: Batch) -> IntArray:
         hands = batch.hands
         # Gumbel-max sampling: the argmin of cost / T minus Gumbel noise is a softmin draw.
-        # Single precision halves the cost of the noise, which dominates this policy.
-        uniform = self._rng.random(hands.shape, dtype=np.float32)
-        noise = -np.log(-np.log(np.maximum(uniform, _TINY)))
+        noise = gumbel_noise(self._rng, hands.shape)
         key = placement_costs(batch).astype(np.float32) * np.float32(1 / self.temperature)
         key -= noise
         key[hands == EMPTY] = np.inf
