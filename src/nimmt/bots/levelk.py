@@ -29,6 +29,7 @@ from nimmt.bots.batchsim import (
     play_out,
     resolve_turn,
     take_cards,
+    turns_left_after,
 )
 from nimmt.engine import SeatView
 
@@ -138,6 +139,6 @@ def card_scores_against(
     choice = (keys + gumbel_noise(rng, keys.shape, np.float64)).argmax(axis=2)
     choice[:, 0] = np.repeat(tried, count * repeats)
     resolve_turn(batch, take_cards(batch, choice))
-    play_out(batch, int((batch.hands[0, 0] != EMPTY).sum()), policy)
+    play_out(batch, turns_left_after(view.turn), policy)
     means: FloatArray = score(batch).reshape(len(tried), count * repeats).mean(axis=1)
     return means

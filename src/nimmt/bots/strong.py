@@ -216,18 +216,11 @@ class StrongBot:
         samples = settings.samples_for(view.players)
         beliefs = self._belief(view, samples)
         score = self._scorer(view)
-        evaluate = self._level2(view, beliefs, score) if settings.level2 else None
-        if evaluate is not None:
-            scores = evaluate(samples, np.arange(len(view.legal_cards())))
+        if settings.level2:
+            evaluate = self._level2(view, beliefs, score)
         else:
-            _, scores = card_scores(
-                view,
-                samples,
-                self._rng,
-                self._policy(),
-                others=self._others(beliefs, samples),
-                score=score,
-            )
+            evaluate = self._model_draws(view, beliefs, score)
+        scores = evaluate(samples, np.arange(len(view.legal_cards())))
         totals = scores * samples
         counts = np.full(len(scores), samples)
         alive = np.arange(len(scores))
@@ -239,23 +232,26 @@ class StrongBot:
                 break
             alive = alive[np.argsort(totals[alive] / counts[alive], kind="stable")[:keep]]
             more = scaled_samples(settings.more << stage, view.players)
-            if evaluate is not None:
-                totals[alive] += evaluate(more, alive) * more
-                counts[alive] += more
-                continue
-            _, extra = card_scores(
-                view,
-                more,
-                self._rng,
-                self._policy(),
-                slots=alive,
-                others=self._others(beliefs, more),
-                score=score,
-            )
-            totals[alive] += extra * more
+            totals[alive] += evaluate(more, alive) * more
             counts[alive] += more
         means = totals / counts
         return int(alive[int(np.argmin(means[alive]))])
+
+    def _model_draws(
+        self, view: SeatView, beliefs: Belief | None, score: Scorer
+    ) -> Callable[[int, IntArray], FloatArray]:
+        """``evaluate(samples, slots)``: the mean scores of the cards at ``slots`` over
+        ``samples`` fresh deals, the others' cards by the rollout policy
+        (:func:`~nimmt.bots.montecarlo.card_scores`)."""
+
+        def evaluate(samples: int, slots: IntArray) -> FloatArray:
+            others = self._others(beliefs, samples)
+            _, scores = card_scores(
+                view, samples, self._rng, self._policy(), slots=slots, others=others, score=score
+            )
+            return scores
+
+        return evaluate
 
     def _level2(
         self, view: SeatView, beliefs: Belief | None, score: Scorer
