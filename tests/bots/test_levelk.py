@@ -135,27 +135,18 @@ def play_round(game: Game, first_turn: list[int]) -> list[int]:
     return list(penalties)
 
 
-def test_a_level2_search_plays_legal_rounds_and_replays_its_seed() -> None:
+def test_a_level2_search_replays_its_seed() -> None:
+    # Its legal rounds: test_strong.py's test_a_small_strong_search_plays_legal_rounds.
     name = "strong:samples=64,more=64,core=numba,level2=0.4,level2_deals=8,level2_rollouts=4"
     game = Game(4)
     game.deal(21)
-    bots = [make_bot(name, seat) for seat in range(4)]
-    assert isinstance(bots[0], StrongBot) and bots[0].settings.level2 == 0.4
-    first = bots[1].choose_card(game.view(1))
-    assert first == make_bot(name, 1).choose_card(game.view(1))
-    while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
-        pending = game.pending_row_choice
-        if pending is not None:
-            game.choose_row(pending.seat, bots[pending.seat].choose_row(game.view(pending.seat)))
-            continue
-        for seat in game.waiting_for():
-            view = game.view(seat)
-            card = bots[seat].choose_card(view)
-            assert card in view.legal_cards()
-            game.play(seat, card)
-            if game.phase is not Phase.CHOOSING_CARDS:
-                break
-    assert game.history[-1].penalties is not None
+    bot = make_bot(name, 1)
+    assert isinstance(bot, StrongBot) and bot.settings.level2 == 0.4
+    assert bot.settings.level2_deals == 8 and bot.settings.level2_rollouts == 4
+    for seat in range(4):
+        card = make_bot(name, seat).choose_card(game.view(seat))
+        assert card in game.view(seat).legal_cards()
+        assert make_bot(name, seat).choose_card(game.view(seat)) == card
 
 
 @pytest.mark.parametrize(

@@ -117,11 +117,20 @@ def test_hard_is_deterministic_given_a_seed() -> None:
         assert make_bot("hard", seed).choose_card(view) == make_bot("hard", seed).choose_card(view)
 
 
-@pytest.mark.parametrize(("players", "core"), [(2, "numpy"), (4, "numba"), (10, "numpy")])
-def test_a_small_strong_search_plays_legal_rounds(players: int, core: str) -> None:
+@pytest.mark.parametrize(
+    ("players", "name"),
+    [
+        (2, "strong:samples=16,core=numpy"),
+        (4, "strong:samples=16,core=numba"),
+        (10, "strong:samples=16,core=numpy"),
+        # The others' cards of this turn by their worth (nimmt.bots.levelk).
+        (4, "strong:samples=64,more=64,core=numba,level2=0.4,level2_deals=8,level2_rollouts=4"),
+    ],
+)
+def test_a_small_strong_search_plays_legal_rounds(players: int, name: str) -> None:
     game = Game(players)
     game.deal(players)
-    bots = [make_bot(f"strong:samples=16,core={core}", seat) for seat in range(players)]
+    bots = [make_bot(name, seat) for seat in range(players)]
     while game.phase in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
         pending = game.pending_row_choice
         if pending is not None:
