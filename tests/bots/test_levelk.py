@@ -5,9 +5,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nimmt.bots import UnknownBotError, make_bot
-from nimmt.bots.batchsim import EMPTY, greedy_policy, relative_scores, sample_hands
-from nimmt.bots.levelk import card_scores_against, card_worths, level2_logits, redealt
+from nimmt.bots import UnknownBotError, levelk, make_bot
+from nimmt.bots.batchsim import (
+    EMPTY,
+    batch_from_rows,
+    greedy_policy,
+    relative_scores,
+    sample_hands,
+)
+from nimmt.bots.belief import rows_before_each_turn
+from nimmt.bots.levelk import (
+    WEIGHT_GRID,
+    card_scores_against,
+    card_worths,
+    draw_weights,
+    level2_logits,
+    redealt,
+    turn_evidence,
+)
+from nimmt.bots.montecarlo import table_order
+from nimmt.bots.policy import card_logits, shipped_weights
 from nimmt.bots.simple import GreedyBot
 from nimmt.bots.strong import StrongBot
 from nimmt.engine import Game, Phase
@@ -149,8 +166,106 @@ def test_a_level2_search_replays_its_seed() -> None:
         assert make_bot(name, seat).choose_card(game.view(seat)) == card
 
 
+def test_each_seat_s_weight_is_drawn_from_its_posterior() -> None:
+    rng = np.random.default_rng(3)
+    # Seat 1's plays favour the third weight by far; seat 2's say nothing.
+    evidence = np.zeros((2, len(WEIGHT_GRID)))
+    evidence[0, 2] = 50.0
+    weights = draw_weights(evidence, 4000, rng)
+    assert weights.shape == (4000, 3, 1)
+    assert np.all(weights[:, 0] == 0)  # the deciding seat's own cards are never lowered
+    assert np.all(weights[:, 1] == WEIGHT_GRID[2])
+    drawn, counts = np.unique(weights[:, 2], return_counts=True)
+    assert list(drawn) == list(WEIGHT_GRID)  # a uniform posterior: every weight, about as often
+    assert counts.min() > 4000 / len(WEIGHT_GRID) * 0.8
+    # Evidence of e (one nat) for a weight makes it e times as likely as the others.
+    evidence = np.zeros((1, len(WEIGHT_GRID)))
+    evidence[0, 0] = 1.0
+    share = (draw_weights(evidence, 20000, rng)[:, 1, 0] == 0).mean()
+    assert share == pytest.approx(np.e / (np.e + len(WEIGHT_GRID) - 1), abs=0.02)
+
+
+def played_game(seed: int, seats: int, turns: int) -> Game:
+    """A dealt game after ``turns`` turns of ``greedy`` (no row to choose in them)."""
+    game = Game(seats)
+    game.deal(seed)
+    greedy = GreedyBot()
+    for _ in range(turns):
+        for who in game.waiting_for():
+            game.play(who, greedy.choose_card(game.view(who)))
+        assert game.pending_row_choice is None
+    return game
+
+
+def test_a_past_play_s_evidence_at_weight_0_is_the_model_s_chance_of_it() -> None:
+    game = played_game(5, 4, 3)
+    view = game.view(2)
+    order = table_order(view)
+    history = rows_before_each_turn(view)
+    assert history is not None and len(history) == 3
+    weights = shipped_weights()
+    for turn in range(3):
+        evidence = turn_evidence(
+            view, order, turn, history[turn], 6, 2, greedy_policy, weights, np.random.default_rng(9)
+        )
+        assert evidence.shape == (3, len(WEIGHT_GRID)) and np.all(np.isfinite(evidence))
+        # The same hands, drawn as turn_evidence draws them: each other seat's cards of that
+        # turn and later, and as many as it holds now from what seat 2 has not seen.
+        hidden = sample_hands(view.unseen_cards(), 3, len(view.hand), 6, np.random.default_rng(9))
+        for index, seat in enumerate(order[1:]):
+            chances = []
+            for sample in range(6):
+                hand = [int(card) for card in hidden[sample, index]]
+                hand += [cards[seat] for cards in view.played[turn:]]
+                hands = np.array([hand] * 4)[None]  # only seat 1's cards are judged here
+                logits = card_logits(batch_from_rows(history[turn], hands), weights)[0, 1]
+                logits = logits.astype(np.float64) - logits.max()
+                played = hand.index(view.played[turn][seat])
+                chances.append(np.exp(logits[played]) / np.exp(logits).sum())
+            assert evidence[index, 0] == pytest.approx(np.log(np.mean(chances)), abs=1e-5)
+
+
+def test_adaptive_weights_judge_each_past_play_once_a_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name = (
+        "strong:samples=32,more=32,core=numba,level2=0.4,level2_deals=4,level2_rollouts=2,"
+        "level2_adapt=1,level2_hands=4,level2_futures=2"
+    )
+    judged: list[int] = []
+    original = levelk.turn_evidence
+
+    def counted(*args: object, **kwargs: object) -> np.ndarray:
+        judged.append(args[2])  # type: ignore[arg-type]
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("nimmt.bots.strong.turn_evidence", counted)
+    bot = make_bot(name, 4)
+    assert isinstance(bot, StrongBot) and bot.settings.level2_adapt == 1
+    game = played_game(8, 4, 2)
+    first = bot.choose_card(game.view(0))
+    assert sorted(judged) == [0, 1]
+    bot.choose_card(game.view(0))  # the same turn again: nothing judged anew
+    assert sorted(judged) == [0, 1]
+    for who in game.waiting_for():
+        game.play(who, first if who == 0 else GreedyBot().choose_card(game.view(who)))
+    if game.pending_row_choice is None:
+        bot.choose_card(game.view(0))
+        assert sorted(judged) == [0, 1, 2]
+    # The same seed judges and chooses alike.
+    assert make_bot(name, 4).choose_card(played_game(8, 4, 2).view(0)) == first
+
+
 @pytest.mark.parametrize(
-    "name", ["strong:level2=-1", "strong:level2_deals=0", "strong:level2_rollouts=0"]
+    "name",
+    [
+        "strong:level2=-1",
+        "strong:level2_deals=0",
+        "strong:level2_rollouts=0",
+        "strong:level2_adapt=2",
+        "strong:level2_hands=0",
+        "strong:level2_futures=0",
+    ],
 )
 def test_bad_level2_settings_are_refused(name: str) -> None:
     with pytest.raises(UnknownBotError, match="unknown bot"):

@@ -125,6 +125,12 @@ def test_hard_is_deterministic_given_a_seed() -> None:
         (10, "strong:samples=16,core=numpy"),
         # The others' cards of this turn by their worth (nimmt.bots.levelk).
         (4, "strong:samples=64,more=64,core=numba,level2=0.4,level2_deals=8,level2_rollouts=4"),
+        # ... with each other seat's weight judged from its plays (level2_adapt).
+        (
+            3,
+            "strong:samples=32,more=32,core=numba,level2=0.4,level2_deals=4,level2_rollouts=2,"
+            "level2_adapt=1,level2_hands=4,level2_futures=2",
+        ),
     ],
 )
 def test_a_small_strong_search_plays_legal_rounds(players: int, name: str) -> None:

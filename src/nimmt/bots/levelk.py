@@ -28,9 +28,11 @@ from nimmt.bots.batchsim import (
     gumbel_noise,
     play_out,
     resolve_turn,
+    sample_hands,
     take_cards,
     turns_left_after,
 )
+from nimmt.bots.policy import card_logits
 from nimmt.engine import SeatView
 
 FloatArray = npt.NDArray[np.float64]
@@ -102,7 +104,7 @@ def level2_logits(
     view: SeatView,
     deals: IntArray,
     rollouts: int,
-    weight: float,
+    weight: float | FloatArray,
     policy: RolloutPolicy,
     logits: FloatArray,
     rng: np.random.Generator | None = None,
@@ -142,3 +144,64 @@ def card_scores_against(
     play_out(batch, turns_left_after(view.turn), policy)
     means: FloatArray = score(batch).reshape(len(tried), count * repeats).mean(axis=1)
     return means
+
+
+WEIGHT_GRID = np.round(np.arange(0.0, 1.21, 0.2), 2)
+"""The weights of the worth among which ``level2_adapt`` judges each other seat."""
+
+
+def turn_evidence(
+    view: SeatView,
+    order: Sequence[int],
+    turn: int,
+    rows: Sequence[Sequence[int]],
+    hands: int,
+    rollouts: int,
+    policy: RolloutPolicy,
+    weights: npt.NDArray[np.float32],
+    rng: np.random.Generator,
+) -> FloatArray:
+    """``(P-1, len(WEIGHT_GRID))``: for each seat of ``order[1:]``, the log-likelihood (up to a
+    constant) of the card it played at ``turn`` of this round (``rows``: the rows before it)
+    under each weight of the worth, its hidden cards integrated out over ``hands`` sampled
+    deals.
+
+    A seat's hand at that turn was the cards it played from then on and as many as it holds
+    now, drawn from what ``view``'s seat has not seen; each card's worth is judged over
+    ``rollouts`` futures in which the holder's others are dealt anew (:func:`card_worths`)."""
+    seats = view.players
+    later = np.asarray(
+        [[cards[seat] for cards in view.played[turn:]] for seat in order], dtype=np.int64
+    )
+    held = len(view.hand)
+    unseen = view.unseen_cards()
+    deals = np.empty((hands, seats, held + later.shape[1]), dtype=np.int64)
+    deals[:, 0, :held] = view.hand
+    deals[:, 1:, :held] = sample_hands(unseen, seats - 1, held, hands, rng)
+    deals[:, :, held:] = later[None]
+    pool = (*unseen, *view.hand, *later.ravel().tolist())
+    worths = card_worths(rows, deals, rollouts, policy, pool, rng)[:, 1:]
+    logits = card_logits(batch_from_rows(rows, deals), weights).astype(np.float64)[:, 1:]
+    played = held  # the slot of the card each seat played at ``turn``
+    scores = logits[None] - WEIGHT_GRID[:, None, None, None] * worths[None]
+    scores -= scores.max(axis=3, keepdims=True)
+    chosen = scores[..., played] - np.log(np.exp(scores).sum(axis=3))
+    # (G, hands, P-1): the mean over the sampled hands of each seat's chance of its card.
+    peak = chosen.max(axis=1, keepdims=True)
+    marginal = peak[:, 0] + np.log(np.exp(chosen - peak).mean(axis=1))
+    result: FloatArray = marginal.T
+    return result
+
+
+def draw_weights(evidence: FloatArray, count: int, rng: np.random.Generator) -> FloatArray:
+    """``(count, P, 1)``: for each of ``count`` deals a weight of the worth for every seat (seat
+    0's unused, 0), each other seat's drawn from its posterior over :data:`WEIGHT_GRID` (a
+    uniform prior times ``evidence``, ``(P-1, G)``, the log-likelihoods of its plays)."""
+    posterior = np.exp(evidence - evidence.max(axis=1, keepdims=True))
+    posterior /= posterior.sum(axis=1, keepdims=True)
+    cumulative = posterior.cumsum(axis=1)
+    picks = (rng.random((count, evidence.shape[0], 1)) > cumulative[None]).sum(axis=2)
+    picks = np.minimum(picks, len(WEIGHT_GRID) - 1)
+    weights = np.zeros((count, evidence.shape[0] + 1, 1))
+    weights[:, 1:, 0] = WEIGHT_GRID[picks]
+    return weights

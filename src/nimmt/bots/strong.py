@@ -23,15 +23,23 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from nimmt.bots.base import Limit
 from nimmt.bots.batchsim import IntArray, RolloutPolicy, Scorer, batch_from_rows, relative_scores
-from nimmt.bots.belief import Belief, belief
+from nimmt.bots.belief import Belief, belief, rows_before_each_turn
 from nimmt.bots.endgame import endgame_card_scores, leaves_per_deal
-from nimmt.bots.levelk import FloatArray, card_scores_against, level2_logits
+from nimmt.bots.levelk import (
+    WEIGHT_GRID,
+    FloatArray,
+    card_scores_against,
+    draw_weights,
+    level2_logits,
+    turn_evidence,
+)
 from nimmt.bots.montecarlo import card_scores, hand_deals, numpy_rng, row_scores, table_order
 from nimmt.bots.objective import ENDS_FROM, GameObjective
 from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, card_logits, shipped_weights
@@ -112,6 +120,16 @@ class StrongSettings:
     are drawn from them)."""
     level2_rollouts: int = 32
     """With ``level2``: the futures that judge each card of each other seat in each deal."""
+    level2_adapt: int = 0
+    """With ``level2``: 1 judges each other seat's weight of the worth from its plays so far
+    this round instead (a posterior over :data:`~nimmt.bots.levelk.WEIGHT_GRID` from a uniform
+    prior, :func:`~nimmt.bots.levelk.turn_evidence`; each deal draws one weight per seat), so a
+    seat whose plays the worth explains badly is drawn from about the model alone; 0: the
+    weight ``level2`` for every seat."""
+    level2_hands: int = 16
+    """With ``level2_adapt``: the sampled hands over which each past play is judged."""
+    level2_futures: int = 8
+    """With ``level2_adapt``: the futures that judge each card of such a hand."""
     budget: float = 0.0
     """Seconds a card decision should take at most (0: no limit). The first stage always runs;
     a refinement stage starts only while less than half the budget is spent, so a busy machine
@@ -141,10 +159,22 @@ def parse_strong(text: str) -> StrongSettings:
         shipped_weights(settings.weights)
     except (OSError, ValueError, KeyError) as error:
         raise ValueError(f"strong setting weights: {error}") from None
-    if settings.level2 < 0 or settings.level2_deals < 1 or settings.level2_rollouts < 1:
-        raise ValueError(
-            "strong setting level2 must be 0 or more, its deals and rollouts 1 or more"
+    if (
+        settings.level2 < 0
+        or min(
+            settings.level2_deals,
+            settings.level2_rollouts,
+            settings.level2_hands,
+            settings.level2_futures,
         )
+        < 1
+    ):
+        raise ValueError(
+            "strong setting level2 must be 0 or more, its deals, rollouts, hands and futures"
+            " 1 or more"
+        )
+    if settings.level2_adapt not in (0, 1):
+        raise ValueError("strong setting level2_adapt must be 0 or 1")
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -163,6 +193,9 @@ class StrongBot:
         self.settings = settings
         self._rng = numpy_rng(rng)
         self._name = name
+        self._evidence: dict[tuple[Any, ...], FloatArray] = {}
+        """``level2_adapt``'s judgement of each past play of the current round, by its turn
+        (each is worked out once, at the first decision after it)."""
 
     @property
     def name(self) -> str:
@@ -264,8 +297,11 @@ class StrongBot:
         deals = hand_deals(view, hand, count, self._rng, self._others(beliefs, count))
         policy = self._policy()
         logits = card_logits(batch_from_rows(view.rows, deals), self._weights()).astype(float)
+        weight: float | FloatArray = settings.level2
+        if settings.level2_adapt:
+            weight = draw_weights(self._seat_evidence(view), count, self._rng)
         scores = level2_logits(
-            view, deals, settings.level2_rollouts, settings.level2, policy, logits, self._rng
+            view, deals, settings.level2_rollouts, weight, policy, logits, self._rng
         )
 
         def evaluate(samples: int, slots: IntArray) -> FloatArray:
@@ -275,6 +311,34 @@ class StrongBot:
             )
 
         return evaluate
+
+    def _seat_evidence(self, view: SeatView) -> FloatArray:
+        """``(P-1, G)``: what each other seat's plays so far this round say of its weight of
+        the worth (:func:`~nimmt.bots.levelk.turn_evidence`, summed over the turns)."""
+        total = np.zeros((view.players - 1, len(WEIGHT_GRID)))
+        history = rows_before_each_turn(view)
+        if history is None:
+            return total
+        round_key = (view.seat, view.round, view.round_rows)
+        if any(key[0] != round_key for key in self._evidence):
+            self._evidence.clear()
+        for turn, rows in enumerate(history):
+            key = (round_key, turn, view.played[turn])
+            known = self._evidence.get(key)
+            if known is None:
+                known = self._evidence[key] = turn_evidence(
+                    view,
+                    table_order(view),
+                    turn,
+                    rows,
+                    self.settings.level2_hands,
+                    self.settings.level2_futures,
+                    self._policy(),
+                    self._weights(),
+                    self._rng,
+                )
+            total += known
+        return total
 
     def _belief(self, view: SeatView, samples: int) -> Belief | None:
         """What the others' plays so far say about their hands (``None``: nothing, or beliefs
