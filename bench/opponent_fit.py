@@ -14,6 +14,12 @@ so the other files show whether what was fitted to one bot's choices predicts ot
 
 Prints, per file, the mean log-likelihood of the chosen card per decision under the model and
 under the model with the worth (higher is better), and each file's own best weight.
+
+``--adaptive`` adds what ``strong:level2_adapt=1`` assumes instead of one weight: each decision
+predicted by the mixture over :data:`~nimmt.bots.levelk.WEIGHT_GRID`, weighted by the posterior
+(uniform prior) that the same seat's earlier plays in the deal give each weight, their hidden
+cards integrated out over ``--hands`` sampled hands with ``--futures`` futures per card
+(:func:`~nimmt.bots.levelk.play_evidence`). Nothing is fitted for it.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from nimmt.bots.batchsim import batch_from_rows, sample_hands
-from nimmt.bots.levelk import card_worths
+from nimmt.bots.levelk import WEIGHT_GRID, card_worths, play_evidence
 from nimmt.bots.policy import ModelPolicy, card_logits, shipped_weights
 from report import print_figures
 
@@ -67,6 +73,47 @@ def log_likelihood(decisions: list[Decision], weight: float) -> float:
     return total / len(decisions)
 
 
+def seat_evidence(
+    line: dict[str, Any], hands: int, futures: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``(len(WEIGHT_GRID),)``: what one recorded play says of its seat's weight of the worth,
+    as an observer who saw only the card would judge it: the seat's other cards drawn from
+    what it had not seen."""
+    hand, card, players = line["hand"], line["card"], line["players"]
+    size = len(hand)
+    pool = sorted({*line["unseen"], *hand})
+    drawn = sample_hands([c for c in pool if c != card], 1, players * size - 1, hands, rng)[:, 0]
+    # The judged seat (1) holds the card it played (slot 0) and size - 1 drawn cards; the
+    # other seats' hands are the rest of each draw.
+    deals = np.insert(drawn, size - 1, card, axis=1).reshape(hands, players, size)
+    deals[:, [0, 1]] = deals[:, [1, 0]]
+    deals[:, 1] = np.roll(deals[:, 1], 1, axis=1)
+    policy = ModelPolicy(rng, compiled=True)
+    evidence = play_evidence(line["rows"], deals, pool, 0, futures, policy, shipped_weights(), rng)
+    return evidence[0]
+
+
+def adaptive(
+    decisions: list[Decision], lines: list[dict[str, Any]], evidence: list[np.ndarray]
+) -> float:
+    """Mean log-probability of the chosen cards under the mixture over the weights, each
+    decision's posterior from its seat's earlier plays in the deal (uniform prior)."""
+    seen: dict[tuple[int, int], np.ndarray] = {}
+    total = 0.0
+    for (logits, worths, chosen), line, judged in zip(decisions, lines, evidence, strict=True):
+        key = (line["deal"], line["seat"])
+        prior = seen.get(key, np.zeros(len(WEIGHT_GRID)))
+        posterior = np.exp(prior - prior.max())
+        posterior /= posterior.sum()
+        chances = [
+            np.exp(log_likelihood([(logits, worths, chosen)], float(weight)))
+            for weight in WEIGHT_GRID
+        ]
+        total += float(np.log((posterior * np.asarray(chances)).sum()))
+        seen[key] = prior + judged
+    return total / len(decisions)
+
+
 def best_weight(decisions: list[Decision]) -> float:
     values = [log_likelihood(decisions, weight) for weight in WEIGHTS]
     return float(WEIGHTS[int(np.argmax(values))])
@@ -78,15 +125,26 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=128)
     parser.add_argument("--limit", type=int, default=0, help="decisions read per file (0: all)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--adaptive", action="store_true", help="also the weights judged per seat (level2_adapt)"
+    )
+    parser.add_argument("--hands", type=int, default=16, help="with --adaptive")
+    parser.add_argument("--futures", type=int, default=8, help="with --adaptive")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     data: dict[str, list[Decision]] = {}
+    mixed: dict[str, float] = {}
     for path in args.paths:
-        lines = path.read_text().splitlines()[: args.limit or None]
-        if lines and "unseen" not in json.loads(lines[0]):
+        lines = [json.loads(line) for line in path.read_text().splitlines()[: args.limit or None]]
+        if lines and "unseen" not in lines[0]:
             sys.exit(f"error: {path} has no unseen cards: generate it again")
-        data[path.name] = [decision(json.loads(line), args.rollouts, rng) for line in lines]
+        if lines and args.adaptive and "seat" not in lines[0]:
+            sys.exit(f"error: {path} does not say whose decisions: generate it again")
+        data[path.name] = [decision(line, args.rollouts, rng) for line in lines]
+        if args.adaptive:
+            evidence = [seat_evidence(line, args.hands, args.futures, rng) for line in lines]
+            mixed[path.name] = adaptive(data[path.name], lines, evidence)
     fitted = best_weight(data[args.paths[0].name])
     figures: dict[str, Any] = {"rollouts": args.rollouts, "weight": fitted, "files": {}}
     for name, decisions in data.items():
@@ -96,6 +154,8 @@ def main() -> None:
             "with_worth": round(log_likelihood(decisions, fitted), 4),
             "own_weight": best_weight(decisions),
         }
+        if name in mixed:
+            figures["files"][name]["adaptive"] = round(mixed[name], 4)
     print_figures(figures, as_json=args.json)
 
 

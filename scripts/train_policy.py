@@ -59,6 +59,10 @@ def generate(bot: str, players: int, deals: int, seed: int, out: Path) -> None:
                             "card": card,
                             # What the seat had not seen (bench/opponent_fit.py deals it).
                             "unseen": list(view.unseen_cards()),
+                            # Whose decision in which deal (bench/opponent_fit.py --adaptive
+                            # judges each seat by its earlier plays in the deal).
+                            "deal": deal,
+                            "seat": seat,
                         }
                         stream.write(json.dumps(line) + "\n")
                     game.play(seat, card)

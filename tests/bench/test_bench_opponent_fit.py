@@ -30,6 +30,8 @@ def generate(bot: str, out: Path) -> list[dict[str, Any]]:
 def test_decisions_record_what_the_seat_had_not_seen(tmp_path: Path) -> None:
     lines = generate("greedy", tmp_path / "greedy.jsonl")
     assert len(lines) == 4 * 9  # every card decision with a choice: hands of 10 to 2 cards
+    # Whose decision it was: every seat once a turn, in the one deal.
+    assert [(line["deal"], line["seat"]) for line in lines] == [(0, seat % 4) for seat in range(36)]
     for line in lines:
         seen = set(line["hand"]) | {card for row in line["rows"] for card in row}
         unseen = set(line["unseen"])
@@ -45,15 +47,29 @@ def test_the_fit_prints_each_file_s_likelihoods_and_refuses_old_files(tmp_path: 
     assert fitted["decisions"] == 36 and figures["rollouts"] == 4
     # The weight is fitted to this file, and 0 (the model alone) is one it tried.
     assert fitted["with_worth"] >= fitted["model"] and fitted["own_weight"] == figures["weight"]
-    old = tmp_path / "old.jsonl"
-    line = json.loads(decisions.read_text().splitlines()[0])
-    del line["unseen"]
-    old.write_text(json.dumps(line) + "\n")
-    result = subprocess.run(
-        [sys.executable, str(BENCH / "opponent_fit.py"), str(old)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode != 0 and result.stderr.startswith("error: ")
-    assert "Traceback" not in result.stderr
+    for missing, options in (("unseen", ()), ("seat", ("--adaptive",))):
+        old = tmp_path / "old.jsonl"
+        line = json.loads(decisions.read_text().splitlines()[0])
+        del line[missing]
+        old.write_text(json.dumps(line) + "\n")
+        result = subprocess.run(
+            [sys.executable, str(BENCH / "opponent_fit.py"), str(old), *options],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode != 0 and result.stderr.startswith("error: ")
+        assert "Traceback" not in result.stderr
+
+
+def test_the_adaptive_weights_predict_each_decision_from_its_seat_s_plays(
+    tmp_path: Path,
+) -> None:
+    decisions = tmp_path / "greedy.jsonl"
+    generate("greedy", decisions)
+    options = ("--rollouts", "4", "--adaptive", "--hands", "2", "--futures", "2", "--limit", "12")
+    figures = json_line("opponent_fit.py", str(decisions), *options, timeout=120)
+    fitted = figures["files"]["greedy.jsonl"]
+    assert fitted["decisions"] == 12
+    # The mean log-probability of a card under a mixture of the weights.
+    assert -10 < fitted["adaptive"] < 0

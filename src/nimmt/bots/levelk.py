@@ -180,13 +180,30 @@ def turn_evidence(
     deals[:, 1:, :held] = sample_hands(unseen, seats - 1, held, hands, rng)
     deals[:, :, held:] = later[None]
     pool = (*unseen, *view.hand, *later.ravel().tolist())
+    # Slot ``held`` of each seat's hand holds the card it played at ``turn``.
+    return play_evidence(rows, deals, pool, held, rollouts, policy, weights, rng)
+
+
+def play_evidence(
+    rows: Sequence[Sequence[int]],
+    deals: IntArray,
+    pool: Sequence[int],
+    played: int,
+    rollouts: int,
+    policy: RolloutPolicy,
+    weights: npt.NDArray[np.float32],
+    rng: np.random.Generator,
+) -> FloatArray:
+    """``(P-1, len(WEIGHT_GRID))``: for each seat from 1, the log of its mean chance over
+    ``deals`` (``(K, P, H)``: hands it may have held, each with the card it played at slot
+    ``played``) of playing that card, under each weight of the worth; each worth judged over
+    ``rollouts`` futures, the holder's others dealt anew from ``pool`` (:func:`card_worths`)."""
     worths = card_worths(rows, deals, rollouts, policy, pool, rng)[:, 1:]
     logits = card_logits(batch_from_rows(rows, deals), weights).astype(np.float64)[:, 1:]
-    played = held  # the slot of the card each seat played at ``turn``
     scores = logits[None] - WEIGHT_GRID[:, None, None, None] * worths[None]
     scores -= scores.max(axis=3, keepdims=True)
     chosen = scores[..., played] - np.log(np.exp(scores).sum(axis=3))
-    # (G, hands, P-1): the mean over the sampled hands of each seat's chance of its card.
+    # (G, K, P-1) to (G, P-1): the mean of each seat's chance of its card over the deals.
     peak = chosen.max(axis=1, keepdims=True)
     marginal = peak[:, 0] + np.log(np.exp(chosen - peak).mean(axis=1))
     result: FloatArray = marginal.T
