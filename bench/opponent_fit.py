@@ -90,7 +90,8 @@ def seat_evidence(
     deals[:, 1] = np.roll(deals[:, 1], 1, axis=1)
     policy = ModelPolicy(rng, compiled=True)
     evidence = play_evidence(line["rows"], deals, pool, 0, futures, policy, shipped_weights(), rng)
-    return evidence[0]
+    judged: np.ndarray = evidence[0]
+    return judged
 
 
 def adaptive(
