@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from nimmt.bots.batchsim import batch_from_rows, sample_hands
-from nimmt.bots.levelk import WEIGHT_GRID, card_worths, play_evidence
+from nimmt.bots.levelk import WEIGHT_GRID, card_worths, play_evidence, weight_posterior
 from nimmt.bots.policy import ModelPolicy, card_logits, shipped_weights
 from report import print_figures
 
@@ -85,13 +85,13 @@ def seat_evidence(
     drawn = sample_hands([c for c in pool if c != card], 1, players * size - 1, hands, rng)[:, 0]
     # The judged seat (1) holds the card it played (slot 0) and size - 1 drawn cards; the
     # other seats' hands are the rest of each draw.
-    deals = np.insert(drawn, size - 1, card, axis=1).reshape(hands, players, size)
-    deals[:, [0, 1]] = deals[:, [1, 0]]
-    deals[:, 1] = np.roll(deals[:, 1], 1, axis=1)
+    judged = np.concatenate([np.full((hands, 1), card), drawn[:, : size - 1]], axis=1)
+    others = drawn[:, size - 1 :].reshape(hands, players - 1, size)
+    deals = np.concatenate([others[:, :1], judged[:, None], others[:, 1:]], axis=1)
     policy = ModelPolicy(rng, compiled=True)
     evidence = play_evidence(line["rows"], deals, pool, 0, futures, policy, shipped_weights(), rng)
-    judged: np.ndarray = evidence[0]
-    return judged
+    seat: np.ndarray = evidence[0]
+    return seat
 
 
 def adaptive(
@@ -104,8 +104,7 @@ def adaptive(
     for (logits, worths, chosen), line, judged in zip(decisions, lines, evidence, strict=True):
         key = (line["deal"], line["seat"])
         prior = seen.get(key, np.zeros(len(WEIGHT_GRID)))
-        posterior = np.exp(prior - prior.max())
-        posterior /= posterior.sum()
+        posterior = weight_posterior(prior)
         chances = [
             np.exp(log_likelihood([(logits, worths, chosen)], float(weight)))
             for weight in WEIGHT_GRID

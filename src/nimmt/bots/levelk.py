@@ -210,13 +210,19 @@ def play_evidence(
     return result
 
 
+def weight_posterior(evidence: FloatArray) -> FloatArray:
+    """``(..., G)``: the posterior over :data:`WEIGHT_GRID` that a uniform prior and
+    ``evidence`` (``(..., G)``, the log-likelihoods of a seat's plays under each weight) give."""
+    posterior: FloatArray = np.exp(evidence - evidence.max(axis=-1, keepdims=True))
+    posterior /= posterior.sum(axis=-1, keepdims=True)
+    return posterior
+
+
 def draw_weights(evidence: FloatArray, count: int, rng: np.random.Generator) -> FloatArray:
     """``(count, P, 1)``: for each of ``count`` deals a weight of the worth for every seat (seat
-    0's unused, 0), each other seat's drawn from its posterior over :data:`WEIGHT_GRID` (a
-    uniform prior times ``evidence``, ``(P-1, G)``, the log-likelihoods of its plays)."""
-    posterior = np.exp(evidence - evidence.max(axis=1, keepdims=True))
-    posterior /= posterior.sum(axis=1, keepdims=True)
-    cumulative = posterior.cumsum(axis=1)
+    0's unused, 0), each other seat's drawn from its posterior over :data:`WEIGHT_GRID`
+    (:func:`weight_posterior` of ``evidence``, ``(P-1, G)``)."""
+    cumulative = weight_posterior(evidence).cumsum(axis=1)
     picks = (rng.random((count, evidence.shape[0], 1)) > cumulative[None]).sum(axis=2)
     picks = np.minimum(picks, len(WEIGHT_GRID) - 1)
     weights = np.zeros((count, evidence.shape[0] + 1, 1))
