@@ -249,9 +249,12 @@ def test_adaptive_weights_judge_each_past_play_once_a_round(
     assert sorted(judged) == [0, 1]
     for who in game.waiting_for():
         game.play(who, first if who == 0 else GreedyBot().choose_card(game.view(who)))
-    if game.pending_row_choice is None:
-        bot.choose_card(game.view(0))
-        assert sorted(judged) == [0, 1, 2]
+    pending = game.pending_row_choice
+    if pending is not None:  # (in this deal seat 0's card is below every row)
+        game.choose_row(pending.seat, bot.choose_row(game.view(pending.seat)))
+    assert game.turn == 3
+    bot.choose_card(game.view(0))
+    assert sorted(judged) == [0, 1, 2]
     # The same seed judges and chooses alike.
     assert make_bot(name, 4).choose_card(played_game(8, 4, 2).view(0)) == first
 
