@@ -19,7 +19,9 @@ under the model with the worth (higher is better), and each file's own best weig
 predicted by the mixture over :data:`~nimmt.bots.levelk.WEIGHT_GRID`, weighted by the posterior
 (uniform prior) that the same seat's earlier plays in the deal give each weight, their hidden
 cards integrated out over ``--hands`` sampled hands with ``--futures`` futures per card
-(:func:`~nimmt.bots.levelk.play_evidence`). Nothing is fitted for it.
+(:func:`~nimmt.bots.levelk.play_evidence`). Nothing is fitted for it. ``--at-zero 0.5 0.8``
+also gives the same mixture under priors that put that much of their mass on weight 0 (the
+model alone) and share the rest evenly (``strong:level2_zero``).
 """
 
 from __future__ import annotations
@@ -95,16 +97,20 @@ def seat_evidence(
 
 
 def adaptive(
-    decisions: list[Decision], lines: list[dict[str, Any]], evidence: list[np.ndarray]
+    decisions: list[Decision],
+    lines: list[dict[str, Any]],
+    evidence: list[np.ndarray],
+    at_zero: float | None = None,
 ) -> float:
     """Mean log-probability of the chosen cards under the mixture over the weights, each
-    decision's posterior from its seat's earlier plays in the deal (uniform prior)."""
+    decision's posterior from its seat's earlier plays in the deal (the prior of
+    :func:`~nimmt.bots.levelk.weight_posterior`'s ``at_zero``: uniform by default)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
     total = 0.0
     for (logits, worths, chosen), line, judged in zip(decisions, lines, evidence, strict=True):
         key = (line["deal"], line["seat"])
         prior = seen.get(key, np.zeros(len(WEIGHT_GRID)))
-        posterior = weight_posterior(prior)
+        posterior = weight_posterior(prior, at_zero)
         chances = [
             np.exp(log_likelihood([(logits, worths, chosen)], float(weight)))
             for weight in WEIGHT_GRID
@@ -130,11 +136,19 @@ def main() -> None:
     )
     parser.add_argument("--hands", type=int, default=16, help="with --adaptive")
     parser.add_argument("--futures", type=int, default=8, help="with --adaptive")
+    parser.add_argument(
+        "--at-zero",
+        type=float,
+        nargs="*",
+        default=[],
+        help="with --adaptive: also each prior with this mass at weight 0 (level2_zero)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     data: dict[str, list[Decision]] = {}
     mixed: dict[str, float] = {}
+    leaning: dict[str, dict[str, float]] = {}
     for path in args.paths:
         lines = [json.loads(line) for line in path.read_text().splitlines()[: args.limit or None]]
         if lines and "unseen" not in lines[0]:
@@ -145,6 +159,10 @@ def main() -> None:
         if args.adaptive:
             evidence = [seat_evidence(line, args.hands, args.futures, rng) for line in lines]
             mixed[path.name] = adaptive(data[path.name], lines, evidence)
+            leaning[path.name] = {
+                str(share): round(adaptive(data[path.name], lines, evidence, share), 4)
+                for share in args.at_zero
+            }
     fitted = best_weight(data[args.paths[0].name])
     figures: dict[str, Any] = {"rollouts": args.rollouts, "weight": fitted, "files": {}}
     for name, decisions in data.items():
@@ -156,6 +174,8 @@ def main() -> None:
         }
         if name in mixed:
             figures["files"][name]["adaptive"] = round(mixed[name], 4)
+        if leaning.get(name):
+            figures["files"][name]["adaptive_at_zero"] = leaning[name]
     print_figures(figures, as_json=args.json)
 
 

@@ -22,6 +22,8 @@ from nimmt.bots.levelk import (
     level2_logits,
     redealt,
     turn_evidence,
+    weight_posterior,
+    weight_prior,
 )
 from nimmt.bots.montecarlo import table_order
 from nimmt.bots.policy import card_logits, shipped_weights
@@ -185,6 +187,27 @@ def test_each_seat_s_weight_is_drawn_from_its_posterior() -> None:
     assert share == pytest.approx(np.e / (np.e + len(WEIGHT_GRID) - 1), abs=0.02)
 
 
+def test_a_prior_leaning_to_the_model_alone_weighs_in_the_posterior() -> None:
+    assert np.all(weight_prior() == 0)  # uniform, as before
+    prior = np.exp(weight_prior(0.7))
+    assert prior[0] == pytest.approx(0.7) and prior.sum() == pytest.approx(1.0)
+    assert np.allclose(prior[1:], 0.3 / (len(WEIGHT_GRID) - 1))
+    # No evidence: the posterior is the prior; evidence of one nat for the third weight
+    # multiplies its share by e.
+    nothing = np.zeros((2, len(WEIGHT_GRID)))
+    assert np.allclose(weight_posterior(nothing, 0.7), prior)
+    evidence = nothing.copy()
+    evidence[1, 2] = 1.0
+    posterior = weight_posterior(evidence, 0.7)[1]
+    expected = prior * np.where(np.arange(len(WEIGHT_GRID)) == 2, np.e, 1.0)
+    assert np.allclose(posterior, expected / expected.sum())
+    share = (draw_weights(nothing, 20000, np.random.default_rng(5), 0.7)[:, 1:, 0] == 0).mean()
+    assert share == pytest.approx(0.7, abs=0.02)
+    for bad in (0.0, 1.0, -0.1):
+        with pytest.raises(ValueError, match="between 0 and 1"):
+            weight_prior(bad)
+
+
 def played_game(seed: int, seats: int, turns: int) -> Game:
     """A dealt game after ``turns`` turns of ``greedy`` (no row to choose in them)."""
     game = Game(seats)
@@ -266,6 +289,8 @@ def test_adaptive_weights_judge_each_past_play_once_a_round(
         "strong:level2_deals=0",
         "strong:level2_rollouts=0",
         "strong:level2_adapt=2",
+        "strong:level2_zero=1",
+        "strong:level2_zero=-0.5",
         "strong:level2_hands=0",
         "strong:level2_futures=0",
     ],

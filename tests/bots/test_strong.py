@@ -131,6 +131,12 @@ def test_hard_is_deterministic_given_a_seed() -> None:
             "strong:samples=32,more=32,core=numba,level2=0.4,level2_deals=4,level2_rollouts=2,"
             "level2_adapt=1,level2_hands=4,level2_futures=2",
         ),
+        # ... from a prior leaning to the model alone (level2_zero).
+        (
+            4,
+            "strong:samples=32,more=32,core=numba,level2=0.4,level2_deals=4,level2_rollouts=2,"
+            "level2_adapt=1,level2_zero=0.8,level2_hands=4,level2_futures=2",
+        ),
     ],
 )
 def test_a_small_strong_search_plays_legal_rounds(players: int, name: str) -> None:

@@ -210,19 +210,37 @@ def play_evidence(
     return result
 
 
-def weight_posterior(evidence: FloatArray) -> FloatArray:
-    """``(..., G)``: the posterior over :data:`WEIGHT_GRID` that a uniform prior and
-    ``evidence`` (``(..., G)``, the log-likelihoods of a seat's plays under each weight) give."""
+def weight_prior(at_zero: float | None = None) -> FloatArray:
+    """``(G,)``: the log of a prior over :data:`WEIGHT_GRID`: uniform, or ``at_zero`` of its
+    mass on weight 0 (the model alone) and the rest shared evenly by the other weights."""
+    if at_zero is None:
+        return np.zeros(len(WEIGHT_GRID))
+    if not 0.0 < at_zero < 1.0:
+        raise ValueError(f"the prior's mass at weight 0 must be between 0 and 1, not {at_zero}")
+    prior = np.full(len(WEIGHT_GRID), (1.0 - at_zero) / (len(WEIGHT_GRID) - 1))
+    prior[0] = at_zero
+    result: FloatArray = np.log(prior)
+    return result
+
+
+def weight_posterior(evidence: FloatArray, at_zero: float | None = None) -> FloatArray:
+    """``(..., G)``: the posterior over :data:`WEIGHT_GRID` that the prior
+    (:func:`weight_prior` of ``at_zero``; uniform by default) and ``evidence`` (``(..., G)``,
+    the log-likelihoods of a seat's plays under each weight) give."""
+    if at_zero is not None:
+        evidence = evidence + weight_prior(at_zero)
     posterior: FloatArray = np.exp(evidence - evidence.max(axis=-1, keepdims=True))
     posterior /= posterior.sum(axis=-1, keepdims=True)
     return posterior
 
 
-def draw_weights(evidence: FloatArray, count: int, rng: np.random.Generator) -> FloatArray:
+def draw_weights(
+    evidence: FloatArray, count: int, rng: np.random.Generator, at_zero: float | None = None
+) -> FloatArray:
     """``(count, P, 1)``: for each of ``count`` deals a weight of the worth for every seat (seat
     0's unused, 0), each other seat's drawn from its posterior over :data:`WEIGHT_GRID`
-    (:func:`weight_posterior` of ``evidence``, ``(P-1, G)``)."""
-    cumulative = weight_posterior(evidence).cumsum(axis=1)
+    (:func:`weight_posterior` of ``evidence``, ``(P-1, G)``, and ``at_zero``)."""
+    cumulative = weight_posterior(evidence, at_zero).cumsum(axis=1)
     picks = (rng.random((count, evidence.shape[0], 1)) > cumulative[None]).sum(axis=2)
     picks = np.minimum(picks, len(WEIGHT_GRID) - 1)
     weights = np.zeros((count, evidence.shape[0] + 1, 1))

@@ -126,6 +126,9 @@ class StrongSettings:
     prior, :func:`~nimmt.bots.levelk.turn_evidence`; each deal draws one weight per seat), so a
     seat whose plays the worth explains badly is drawn from about the model alone; 0: the
     weight ``level2`` for every seat."""
+    level2_zero: float = 0.0
+    """With ``level2_adapt``: the prior's mass at weight 0 (the model alone), the rest shared
+    evenly by the other weights (:func:`~nimmt.bots.levelk.weight_prior`); 0: uniform."""
     level2_hands: int = 16
     """With ``level2_adapt``: the sampled hands over which each past play is judged."""
     level2_futures: int = 8
@@ -175,6 +178,8 @@ def parse_strong(text: str) -> StrongSettings:
         )
     if settings.level2_adapt not in (0, 1):
         raise ValueError("strong setting level2_adapt must be 0 or 1")
+    if not 0 <= settings.level2_zero < 1:
+        raise ValueError("strong setting level2_zero must be 0 (uniform) or between 0 and 1")
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -299,7 +304,9 @@ class StrongBot:
         logits = card_logits(batch_from_rows(view.rows, deals), self._weights()).astype(float)
         weight: float | FloatArray = settings.level2
         if settings.level2_adapt:
-            weight = draw_weights(self._seat_evidence(view), count, self._rng)
+            weight = draw_weights(
+                self._seat_evidence(view), count, self._rng, settings.level2_zero or None
+            )
         scores = level2_logits(
             view, deals, settings.level2_rollouts, weight, policy, logits, self._rng
         )
