@@ -35,7 +35,13 @@ from typing import Any
 import numpy as np
 
 from nimmt.bots.batchsim import batch_from_rows, sample_hands
-from nimmt.bots.levelk import WEIGHT_GRID, card_worths, play_evidence, weight_posterior
+from nimmt.bots.levelk import (
+    WEIGHT_GRID,
+    card_worths,
+    play_evidence,
+    weight_posterior,
+    weight_prior,
+)
 from nimmt.bots.policy import ModelPolicy, card_logits, shipped_weights
 from report import print_figures
 
@@ -145,6 +151,11 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    for share in args.at_zero:
+        try:
+            weight_prior(share)
+        except ValueError as error:
+            sys.exit(f"error: --at-zero: {error}")
     rng = np.random.default_rng(args.seed)
     data: dict[str, list[Decision]] = {}
     mixed: dict[str, float] = {}
