@@ -33,6 +33,7 @@ from nimmt.bots.batchsim import (
     turns_left_after,
 )
 from nimmt.bots.policy import card_logits
+from nimmt.bots.worthfit import predicted_worths
 from nimmt.engine import SeatView
 
 FloatArray = npt.NDArray[np.float64]
@@ -80,6 +81,24 @@ def card_worths(
     return worths
 
 
+def judged_worths(
+    rows: Sequence[Sequence[int]],
+    deals: IntArray,
+    rollouts: int,
+    policy: RolloutPolicy,
+    pool: Sequence[int] | None,
+    rng: np.random.Generator | None,
+    learned: FloatArray | None,
+) -> FloatArray:
+    """``(D, P, H)``: :func:`card_worths`, or with ``learned`` coefficients the worths they
+    read from each holder's features (seat 0's are 0 either way)."""
+    if learned is None:
+        return card_worths(rows, deals, rollouts, policy, pool, rng)
+    worths = predicted_worths(batch_from_rows(rows, deals), learned)
+    worths[:, 0] = 0.0
+    return worths
+
+
 def redealt(
     deals: IntArray, rollouts: int, pool: Sequence[int], rng: np.random.Generator
 ) -> IntArray:
@@ -108,13 +127,16 @@ def level2_logits(
     policy: RolloutPolicy,
     logits: FloatArray,
     rng: np.random.Generator | None = None,
+    learned: FloatArray | None = None,
 ) -> FloatArray:
     """``(D, P, H)``: the others' scores for this turn's card (``logits``: the model's, for the
     same deals) lowered by ``weight`` times each card's worth (:func:`card_worths`). With
     ``rng``, each holder's worths are judged without its others' hands (they are redealt from
-    what the deciding seat has not seen and its own hand); without, in the deal's hands."""
+    what the deciding seat has not seen and its own hand); without, in the deal's hands. With
+    ``learned`` coefficients, each worth is read from its holder's features instead
+    (:func:`~nimmt.bots.worthfit.predicted_worths`; ``rollouts`` is then unused)."""
     pool = None if rng is None else (*view.unseen_cards(), *view.hand)
-    worths = card_worths(view.rows, deals, rollouts, policy, pool, rng)
+    worths = judged_worths(view.rows, deals, rollouts, policy, pool, rng, learned)
     scores = logits - weight * worths
     scores[deals == EMPTY] = -np.inf
     return scores
@@ -160,6 +182,7 @@ def turn_evidence(
     policy: RolloutPolicy,
     weights: npt.NDArray[np.float32],
     rng: np.random.Generator,
+    learned: FloatArray | None = None,
 ) -> FloatArray:
     """``(P-1, len(WEIGHT_GRID))``: for each seat of ``order[1:]``, the log-likelihood (up to a
     constant) of the card it played at ``turn`` of this round (``rows``: the rows before it)
@@ -168,7 +191,8 @@ def turn_evidence(
 
     A seat's hand at that turn was the cards it played from then on and as many as it holds
     now, drawn from what ``view``'s seat has not seen; each card's worth is judged over
-    ``rollouts`` futures in which the holder's others are dealt anew (:func:`card_worths`)."""
+    ``rollouts`` futures in which the holder's others are dealt anew (:func:`card_worths`), or
+    read by the ``learned`` coefficients."""
     seats = view.players
     later = np.asarray(
         [[cards[seat] for cards in view.played[turn:]] for seat in order], dtype=np.int64
@@ -181,7 +205,7 @@ def turn_evidence(
     deals[:, :, held:] = later[None]
     pool = (*unseen, *view.hand, *later.ravel().tolist())
     # Slot ``held`` of each seat's hand holds the card it played at ``turn``.
-    return play_evidence(rows, deals, pool, held, rollouts, policy, weights, rng)
+    return play_evidence(rows, deals, pool, held, rollouts, policy, weights, rng, learned)
 
 
 def play_evidence(
@@ -193,12 +217,14 @@ def play_evidence(
     policy: RolloutPolicy,
     weights: npt.NDArray[np.float32],
     rng: np.random.Generator,
+    learned: FloatArray | None = None,
 ) -> FloatArray:
     """``(P-1, len(WEIGHT_GRID))``: for each seat from 1, the log of its mean chance over
     ``deals`` (``(K, P, H)``: hands it may have held, each with the card it played at slot
     ``played``) of playing that card, under each weight of the worth; each worth judged over
-    ``rollouts`` futures, the holder's others dealt anew from ``pool`` (:func:`card_worths`)."""
-    worths = card_worths(rows, deals, rollouts, policy, pool, rng)[:, 1:]
+    ``rollouts`` futures, the holder's others dealt anew from ``pool`` (:func:`card_worths`),
+    or read by the ``learned`` coefficients."""
+    worths = judged_worths(rows, deals, rollouts, policy, pool, rng, learned)[:, 1:]
     logits = card_logits(batch_from_rows(rows, deals), weights).astype(np.float64)[:, 1:]
     scores = logits[None] - WEIGHT_GRID[:, None, None, None] * worths[None]
     scores -= scores.max(axis=3, keepdims=True)

@@ -45,6 +45,7 @@ from nimmt.bots.objective import ENDS_FROM, GameObjective
 from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, card_logits, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
+from nimmt.bots.worthfit import shipped_coefficients
 from nimmt.engine import SeatView
 
 POLICIES = ("model", "softmin")
@@ -129,6 +130,11 @@ class StrongSettings:
     level2_zero: float = 0.0
     """With ``level2_adapt``: the prior's mass at weight 0 (the model alone), the rest shared
     evenly by the other weights (:func:`~nimmt.bots.levelk.weight_prior`); 0: uniform."""
+    level2_worth: str = ""
+    """With ``level2``: how each worth is judged. Empty: played out over ``level2_rollouts``
+    futures (and each past play's over ``level2_futures``); otherwise the coefficients that
+    read it from its holder's features (:mod:`nimmt.bots.worthfit`): a file shipped with the
+    package (``worth_coefficients.json``) or a path, as ``bench/worth_fit.py`` writes it."""
     level2_hands: int = 16
     """With ``level2_adapt``: the sampled hands over which each past play is judged."""
     level2_futures: int = 8
@@ -180,6 +186,11 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError("strong setting level2_adapt must be 0 or 1")
     if not 0 <= settings.level2_zero < 1:
         raise ValueError("strong setting level2_zero must be 0 (uniform) or between 0 and 1")
+    if settings.level2_worth:
+        try:
+            shipped_coefficients(settings.level2_worth)
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"strong setting level2_worth: {error}") from None
     if settings.adapt != 0 and settings.adapt < 1:
         raise ValueError("strong setting adapt must be 0 (off) or at least 1")
     return settings
@@ -308,7 +319,14 @@ class StrongBot:
                 self._seat_evidence(view), count, self._rng, settings.level2_zero or None
             )
         scores = level2_logits(
-            view, deals, settings.level2_rollouts, weight, policy, logits, self._rng
+            view,
+            deals,
+            settings.level2_rollouts,
+            weight,
+            policy,
+            logits,
+            self._rng,
+            self._learned(),
         )
 
         def evaluate(samples: int, slots: IntArray) -> FloatArray:
@@ -343,9 +361,15 @@ class StrongBot:
                     self._policy(),
                     self._weights(),
                     self._rng,
+                    self._learned(),
                 )
             total += known
         return total
+
+    def _learned(self) -> FloatArray | None:
+        """The coefficients that read the worths (``None``: they are played out)."""
+        name = self.settings.level2_worth
+        return shipped_coefficients(name) if name else None
 
     def _belief(self, view: SeatView, samples: int) -> Belief | None:
         """What the others' plays so far say about their hands (``None``: nothing, or beliefs

@@ -1,0 +1,141 @@
+"""A card's worth to its holder, read from features instead of played out.
+
+:func:`nimmt.bots.levelk.card_worths` judges each card of a hand by the mean of many
+model-played futures: sharp at 128 futures and more, but far too dear to do for every card of
+every other seat at every decision. Here the same worth is predicted from what the holder sees:
+the card's place on the rows (the learned model's features), the rows themselves, and how the
+rest of its hand lies against them. The predictor is ridge regression on those features and
+their pairwise products, fitted to worths played out over many futures
+(``bench/worth_fit.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nimmt.bots.batchsim import EMPTY, Batch
+from nimmt.bots.policy import card_features
+from nimmt.engine import HAND_SIZE, NUM_ROWS
+
+FloatArray = npt.NDArray[np.float64]
+
+BINS = NUM_ROWS + 1
+"""Where a card lies against the sorted row ends: below every row, or above the k-th end."""
+FEATURES = 16 + 3 * NUM_ROWS + 2 * BINS + 4
+"""How many features :func:`worth_features` gives a card."""
+
+
+def worth_features(batch: Batch) -> FloatArray:
+    """``(B, P, H, F)``: what each seat sees of each of its cards (zeros for an empty slot):
+    the model's features of the card, the rows sorted by their ends, how many of the seat's
+    cards lie in each stretch between the row ends, which stretch the card lies in, how many
+    of the seat's cards lie below and above it there, how many cards the seat holds and how
+    many seats play."""
+    size, seats, width = batch.hands.shape
+    hands = batch.hands
+    held = hands != EMPTY
+    order = np.argsort(batch.ends, axis=1)
+    ends = np.take_along_axis(batch.ends, order, axis=1)
+    lengths = np.take_along_axis(batch.lengths, order, axis=1)
+    heads = np.take_along_axis(batch.heads, order, axis=1)
+    position = np.zeros(hands.shape, dtype=np.int64)
+    for row in range(NUM_ROWS):
+        position += hands > ends[:, row, None, None]
+    in_bin = (position[..., None] == np.arange(BINS)) & held[..., None]  # (B, P, H, BINS)
+    counts = in_bin.sum(axis=2)  # (B, P, BINS)
+    same = (position[..., :, None] == position[..., None, :]) & held[..., None, :]
+    below = (same & (hands[..., None, :] < hands[..., :, None])).sum(axis=-1)
+    above = (same & (hands[..., None, :] > hands[..., :, None])).sum(axis=-1)
+    in_hand = held.sum(axis=2)  # (B, P)
+    shape = (size, seats, width)
+    rows = np.concatenate([ends / 104, lengths / 5, heads / 10], axis=1)  # (B, 3 * rows)
+    columns = [
+        card_features(batch).astype(np.float64),
+        np.broadcast_to(rows[:, None, None, :], (*shape, rows.shape[1])),
+        np.broadcast_to(counts[:, :, None, :] / HAND_SIZE, (*shape, BINS)),
+        in_bin.astype(np.float64),
+        (below / HAND_SIZE)[..., None],
+        (above / HAND_SIZE)[..., None],
+        np.broadcast_to((in_hand / HAND_SIZE)[:, :, None, None], (*shape, 1)),
+        np.full((*shape, 1), seats / 10),
+    ]
+    features = np.concatenate(columns, axis=-1)
+    features[~held] = 0
+    return features
+
+
+def expanded(features: FloatArray) -> FloatArray:
+    """``(..., 1 + F + F (F + 1) / 2)``: a constant, the features and their pairwise products
+    (each square once)."""
+    count = features.shape[-1]
+    first, second = np.triu_indices(count)
+    ones = np.ones((*features.shape[:-1], 1))
+    return np.concatenate([ones, features, features[..., first] * features[..., second]], axis=-1)
+
+
+def fit(
+    features: FloatArray, worths: FloatArray, groups: npt.NDArray[np.int64], l2: float
+) -> FloatArray:
+    """Ridge regression of ``worths`` ``(N,)`` on :func:`expanded` ``features`` ``(N, F)``,
+    within each hand: ``groups`` ``(N,)`` numbers the hand each card was judged in, and only
+    the differences between one hand's cards are fitted (a hand's card is drawn by its worth
+    against the others', so a constant per hand means nothing). The coefficients; the
+    constant's is 0."""
+    data = expanded(features)
+    count = int(groups.max()) + 1
+    sizes = np.maximum(np.bincount(groups, minlength=count), 1)[:, None]  # (a group may be absent)
+    means = np.zeros((count, data.shape[1]))
+    np.add.at(means, groups, data)
+    centred = data - (means / sizes)[groups]
+    targets = worths - (np.bincount(groups, weights=worths, minlength=count) / sizes[:, 0])[groups]
+    gram = centred.T @ centred + l2 * np.eye(data.shape[1])
+    coefficients: FloatArray = np.linalg.solve(gram, centred.T @ targets).astype(np.float64)
+    return coefficients
+
+
+def predicted_worths(batch: Batch, coefficients: FloatArray) -> FloatArray:
+    """``(B, P, H)``: each card's worth to its seat as the fitted ``coefficients`` read it
+    (0 for an empty slot)."""
+    worths: FloatArray = expanded(worth_features(batch)) @ coefficients
+    worths[batch.hands == EMPTY] = 0.0
+    return worths
+
+
+def as_document(coefficients: FloatArray, **about: Any) -> dict[str, Any]:
+    """What ``bench/worth_fit.py`` writes: the coefficients and how they were fitted."""
+    return {"coefficients": [float(value) for value in coefficients], **about}
+
+
+SHIPPED_COEFFICIENTS = "worth_coefficients.json"
+"""The coefficients shipped with the package (``docs/bots.md`` says how they were fitted)."""
+
+
+@cache
+def shipped_coefficients(name: str = SHIPPED_COEFFICIENTS) -> FloatArray:
+    """The coefficients of the file ``name`` shipped with the package, or when ``name`` is a
+    path (it holds a ``/``) of that file."""
+    if "/" in name:
+        return read_coefficients(Path(name))
+    return parse_coefficients(resources.files("nimmt.bots").joinpath(name).read_text(), name)
+
+
+def read_coefficients(path: Path) -> FloatArray:
+    """The coefficients of a file :func:`as_document` wrote, checked against the features."""
+    return parse_coefficients(path.read_text(), str(path))
+
+
+def parse_coefficients(text: str, name: str) -> FloatArray:
+    """The coefficients of ``text`` (a document of :func:`as_document`), checked."""
+    document = json.loads(text)
+    coefficients = np.asarray(document["coefficients"], dtype=np.float64)
+    expected = expanded(np.zeros((1, FEATURES))).shape[1]
+    if coefficients.shape != (expected,):
+        raise ValueError(f"{name} holds {coefficients.size} coefficients, not {expected}")
+    return coefficients
