@@ -22,6 +22,10 @@ cards integrated out over ``--hands`` sampled hands with ``--futures`` futures p
 (:func:`~nimmt.bots.levelk.play_evidence`). Nothing is fitted for it. ``--at-zero 0.5 0.8``
 also gives the same mixture under priors that put that much of their mass on weight 0 (the
 model alone) and share the rest evenly (``strong:level2_zero``).
+
+``--learned FILE`` reads every worth by the coefficients of ``FILE`` (``bench/worth_fit.py``,
+``strong:level2_worth``) instead of playing it out: in the fit and with ``--adaptive`` alike
+(``--rollouts`` and ``--futures`` are then unused).
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from nimmt.bots.levelk import (
     weight_prior,
 )
 from nimmt.bots.policy import ModelPolicy, card_logits, shipped_weights
+from nimmt.bots.worthfit import predicted_worths, read_coefficients
 from report import print_figures
 
 Decision = tuple[np.ndarray, np.ndarray, int]
@@ -52,14 +57,23 @@ WEIGHTS = np.round(np.arange(0.0, 2.001, 0.025), 3)
 """The weights of the worth tried by the fit."""
 
 
-def decision(line: dict[str, Any], rollouts: int, rng: np.random.Generator) -> Decision:
-    """The model's scores and the worths of one recorded decision's cards."""
+def decision(
+    line: dict[str, Any],
+    rollouts: int,
+    rng: np.random.Generator,
+    learned: np.ndarray | None = None,
+) -> Decision:
+    """The model's scores and the worths of one recorded decision's cards (played out, or
+    read by the ``learned`` coefficients)."""
     hand = line["hand"]
     players = line["players"]
     size = len(hand)
     mine = np.zeros((1, players, size), dtype=np.int64)
     mine[0, 0] = hand
     logits = card_logits(batch_from_rows(line["rows"], mine), shipped_weights())[0, 0]
+    if learned is not None:
+        read = predicted_worths(batch_from_rows(line["rows"], mine), learned)[0, 0]
+        return logits.astype(np.float64), read, hand.index(line["card"])
     # The deciding seat in seat 1 of each deal (card_worths judges seats 1 and up), the other
     # seats dealt the cards it had not seen.
     others = sample_hands(line["unseen"], players - 1, size, rollouts, rng)
@@ -82,7 +96,11 @@ def log_likelihood(decisions: list[Decision], weight: float) -> float:
 
 
 def seat_evidence(
-    line: dict[str, Any], hands: int, futures: int, rng: np.random.Generator
+    line: dict[str, Any],
+    hands: int,
+    futures: int,
+    rng: np.random.Generator,
+    learned: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(len(WEIGHT_GRID),)``: what one recorded play says of its seat's weight of the worth,
     as an observer who saw only the card would judge it: the seat's other cards drawn from
@@ -97,7 +115,9 @@ def seat_evidence(
     others = drawn[:, size - 1 :].reshape(hands, players - 1, size)
     deals = np.concatenate([others[:, :1], judged[:, None], others[:, 1:]], axis=1)
     policy = ModelPolicy(rng, compiled=True)
-    evidence = play_evidence(line["rows"], deals, pool, 0, futures, policy, shipped_weights(), rng)
+    evidence = play_evidence(
+        line["rows"], deals, pool, 0, futures, policy, shipped_weights(), rng, learned
+    )
     seat: np.ndarray = evidence[0]
     return seat
 
@@ -149,8 +169,14 @@ def main() -> None:
         default=[],
         help="with --adaptive: also each prior with this mass at weight 0 (level2_zero)",
     )
+    parser.add_argument(
+        "--learned",
+        type=Path,
+        help="worths read by these coefficients (bench/worth_fit.py) instead of played out",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    learned = None if args.learned is None else read_coefficients(args.learned)
     for share in args.at_zero:
         try:
             weight_prior(share)
@@ -166,16 +192,22 @@ def main() -> None:
             sys.exit(f"error: {path} has no unseen cards: generate it again")
         if lines and args.adaptive and "seat" not in lines[0]:
             sys.exit(f"error: {path} does not say whose decisions: generate it again")
-        data[path.name] = [decision(line, args.rollouts, rng) for line in lines]
+        data[path.name] = [decision(line, args.rollouts, rng, learned) for line in lines]
         if args.adaptive:
-            evidence = [seat_evidence(line, args.hands, args.futures, rng) for line in lines]
+            evidence = [
+                seat_evidence(line, args.hands, args.futures, rng, learned) for line in lines
+            ]
             mixed[path.name] = adaptive(data[path.name], lines, evidence)
             leaning[path.name] = {
                 str(share): round(adaptive(data[path.name], lines, evidence, share), 4)
                 for share in args.at_zero
             }
     fitted = best_weight(data[args.paths[0].name])
-    figures: dict[str, Any] = {"rollouts": args.rollouts, "weight": fitted, "files": {}}
+    figures: dict[str, Any] = {
+        "rollouts": "learned" if learned is not None else args.rollouts,
+        "weight": fitted,
+        "files": {},
+    }
     for name, decisions in data.items():
         figures["files"][name] = {
             "decisions": len(decisions),
