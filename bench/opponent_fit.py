@@ -47,7 +47,7 @@ from nimmt.bots.levelk import (
     weight_prior,
 )
 from nimmt.bots.policy import ModelPolicy, card_logits, shipped_weights
-from nimmt.bots.worthfit import predicted_worths, read_coefficients
+from nimmt.bots.worthfit import Coefficients, predicted_worths, read_coefficients
 from report import print_figures
 
 Decision = tuple[np.ndarray, np.ndarray, int]
@@ -61,7 +61,7 @@ def decision(
     line: dict[str, Any],
     rollouts: int,
     rng: np.random.Generator,
-    learned: np.ndarray | None = None,
+    learned: Coefficients | None = None,
 ) -> Decision:
     """The model's scores and the worths of one recorded decision's cards (played out, or
     read by the ``learned`` coefficients)."""
@@ -100,7 +100,7 @@ def seat_evidence(
     hands: int,
     futures: int,
     rng: np.random.Generator,
-    learned: np.ndarray | None = None,
+    learned: Coefficients | None = None,
 ) -> np.ndarray:
     """``(len(WEIGHT_GRID),)``: what one recorded play says of its seat's weight of the worth,
     as an observer who saw only the card would judge it: the seat's other cards drawn from

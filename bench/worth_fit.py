@@ -7,7 +7,8 @@ do). Each card of each hand is played out over ``--rollouts`` futures, the other
 anew from the cards the holder has not seen each time (the worth of
 :func:`~nimmt.bots.levelk.card_worths`): that is the target. The positions are split by deal:
 the last ``--held-out`` share of each file's deals is kept out of the fit and judged, then the
-coefficients are fitted again on everything and written to ``--out``.
+coefficients are fitted again on everything and written to ``--out``. Each table size in the
+files gets its own coefficients (a bot reads a worth by those of the size nearest its table's).
 
     python scripts/train_policy.py generate --bot medium --players 4 --deals 150 --seed 901 \
         --out medium4.jsonl
@@ -19,7 +20,7 @@ CPU per position at 4 seats and 256 rollouts) and reads them back on the next ru
 ``held_out_r2`` is the share of the variance of the worths within a hand (all that a draw by
 worth uses) that the coefficients explain on the held-out deals; ``label_r2`` the same for a
 second, independent playing-out of those deals' worths (``--check``): the ceiling the noise of
-the targets leaves.
+the targets leaves. ``by_seats`` gives the same for each table size alone.
 """
 
 from __future__ import annotations
@@ -66,6 +67,16 @@ def within(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
     sizes = np.maximum(np.bincount(groups, minlength=groups.max() + 1), 1)
     centred: np.ndarray = values - (sums / sizes)[groups]
     return centred
+
+
+def fit_on(data: Labelled, chosen: np.ndarray, l2: float) -> np.ndarray:
+    """The coefficients fitted on the ``chosen`` cards."""
+    return fit(data["features"][chosen], data["worths"][chosen], data["groups"][chosen], l2)
+
+
+def judged(predicted: np.ndarray, data: Labelled, chosen: np.ndarray) -> float:
+    """:func:`r2` of the ``chosen`` cards' predicted worths."""
+    return r2(predicted[chosen], data["worths"][chosen], data["groups"][chosen])
 
 
 def r2(predicted: np.ndarray, actual: np.ndarray, groups: np.ndarray) -> float:
@@ -146,24 +157,26 @@ def main() -> None:
     # The last share of each file's deals is held out (one deal at least, and one kept).
     held = np.concatenate([held_out(part["deals"], args.held_out) for part in parts])
     train = ~held
-    coefficients = fit(
-        data["features"][train], data["worths"][train], data["groups"][train], args.l2
-    )
-    predicted = expanded(data["features"][held]) @ coefficients
+    # The last feature is the table size (seats / 10): one set of coefficients per size.
+    sizes = np.rint(data["features"][:, -1] * 10).astype(np.int64)
+    predicted = np.zeros(data["worths"].shape)
+    by_seats: dict[str, dict[str, Any]] = {}
+    for seats in np.unique(sizes):
+        fitted = fit_on(data, train & (sizes == seats), args.l2)
+        predicted[sizes == seats] = expanded(data["features"][sizes == seats]) @ fitted
+        by_seats[str(seats)] = {
+            "positions": int(np.unique(data["groups"][sizes == seats]).size),
+            "train_r2": round(judged(predicted, data, train & (sizes == seats)), 4),
+            "held_out_r2": round(judged(predicted, data, held & (sizes == seats)), 4),
+        }
     figures: dict[str, Any] = {
         "positions": int(data["groups"].max()) + 1,
         "cards": int(data["worths"].size),
         "rollouts": args.rollouts,
         "l2": args.l2,
-        "train_r2": round(
-            r2(
-                expanded(data["features"][train]) @ coefficients,
-                data["worths"][train],
-                data["groups"][train],
-            ),
-            4,
-        ),
-        "held_out_r2": round(r2(predicted, data["worths"][held], data["groups"][held]), 4),
+        "train_r2": round(judged(predicted, data, train), 4),
+        "held_out_r2": round(judged(predicted, data, held), 4),
+        "by_seats": by_seats,
     }
     if args.check:
         first = parts[0]
@@ -175,7 +188,9 @@ def main() -> None:
             r2(again["worths"], first["worths"][kept], first["groups"][kept]), 4
         )
     if args.out is not None:
-        everything = fit(data["features"], data["worths"], data["groups"], args.l2)
+        everything = {
+            int(seats): fit_on(data, sizes == seats, args.l2) for seats in np.unique(sizes)
+        }
         about = {"positions": figures["positions"], "rollouts": args.rollouts, "l2": args.l2}
         args.out.write_text(json.dumps(as_document(everything, **about)) + "\n")
     print_figures(figures, as_json=args.json)

@@ -39,7 +39,9 @@ def test_the_fit_writes_coefficients_a_bot_and_the_opponent_fit_can_use(tmp_path
     assert parse_strong(f"level2=0.4,level2_worth={out}").level2_worth == str(out)
     # The played-out worths are kept: a second fit reads them back and fits the same.
     again = json_line("worth_fit.py", str(decisions), *options, timeout=120)
-    assert again == figures and (read_coefficients(out) == coefficients).all()
+    assert again == figures and list(figures["by_seats"]) == ["3"]
+    assert list(coefficients) == [3]
+    assert (read_coefficients(out)[3] == coefficients[3]).all()
     learned = json_line(
         "opponent_fit.py", str(decisions), "--learned", str(out), "--limit", "12", timeout=120
     )

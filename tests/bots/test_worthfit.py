@@ -17,6 +17,7 @@ from nimmt.bots.worthfit import (
     as_document,
     expanded,
     fit,
+    for_seats,
     predicted_worths,
     read_coefficients,
     shipped_coefficients,
@@ -82,6 +83,24 @@ def test_learned_worths_lower_the_others_scores_as_played_out_ones_do() -> None:
     assert np.allclose(scores[:, 1:], -0.5 * worths[:, 1:])
 
 
+def test_each_table_size_is_read_by_the_coefficients_fitted_nearest_it() -> None:
+    coefficients = {3: np.zeros(946), 5: np.ones(946), 10: np.full(946, 2.0)}
+    assert [for_seats(coefficients, seats)[0] for seats in (2, 3, 4, 5, 7, 8, 10)] == [
+        0,
+        0,
+        0,  # 4 lies between 3 and 5: the smaller
+        1,
+        1,
+        2,
+        2,
+    ]
+    shipped = shipped_coefficients()
+    assert sorted(shipped) == [3, 4, 5, 10]
+    hands = np.array([[[3, 31, 44]] * 10])
+    batch = batch_from_rows(ROWS, hands)
+    assert np.allclose(predicted_worths(batch, shipped), predicted_worths(batch, {10: shipped[10]}))
+
+
 def test_the_shipped_coefficients_read_a_sixth_card_as_costly() -> None:
     # Rows of five: a card that must take its row is worth far more (worse) to its holder than
     # one that goes safely onto a short row.
@@ -93,8 +112,8 @@ def test_the_shipped_coefficients_read_a_sixth_card_as_costly() -> None:
 
 def test_coefficients_are_checked_when_the_bot_is_named(tmp_path: Path) -> None:
     short = tmp_path / "short.json"
-    short.write_text(json.dumps(as_document(np.zeros(3))))
-    with pytest.raises(ValueError, match="3 coefficients"):
+    short.write_text(json.dumps(as_document({4: np.zeros(3)})))
+    with pytest.raises(ValueError, match="3 coefficients for 4 seats"):
         read_coefficients(short)
     with pytest.raises(ValueError, match="level2_worth"):
         parse_strong(f"level2=0.4,level2_worth={short}")

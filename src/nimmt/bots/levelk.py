@@ -33,7 +33,7 @@ from nimmt.bots.batchsim import (
     turns_left_after,
 )
 from nimmt.bots.policy import card_logits
-from nimmt.bots.worthfit import predicted_worths
+from nimmt.bots.worthfit import Coefficients, predicted_worths
 from nimmt.engine import SeatView
 
 FloatArray = npt.NDArray[np.float64]
@@ -88,7 +88,7 @@ def judged_worths(
     policy: RolloutPolicy,
     pool: Sequence[int] | None,
     rng: np.random.Generator | None,
-    learned: FloatArray | None,
+    learned: Coefficients | None,
 ) -> FloatArray:
     """``(D, P, H)``: :func:`card_worths`, or with ``learned`` coefficients the worths they
     read from each holder's features (seat 0's are 0 either way)."""
@@ -127,7 +127,7 @@ def level2_logits(
     policy: RolloutPolicy,
     logits: FloatArray,
     rng: np.random.Generator | None = None,
-    learned: FloatArray | None = None,
+    learned: Coefficients | None = None,
 ) -> FloatArray:
     """``(D, P, H)``: the others' scores for this turn's card (``logits``: the model's, for the
     same deals) lowered by ``weight`` times each card's worth (:func:`card_worths`). With
@@ -182,7 +182,7 @@ def turn_evidence(
     policy: RolloutPolicy,
     weights: npt.NDArray[np.float32],
     rng: np.random.Generator,
-    learned: FloatArray | None = None,
+    learned: Coefficients | None = None,
 ) -> FloatArray:
     """``(P-1, len(WEIGHT_GRID))``: for each seat of ``order[1:]``, the log-likelihood (up to a
     constant) of the card it played at ``turn`` of this round (``rows``: the rows before it)
@@ -217,7 +217,7 @@ def play_evidence(
     policy: RolloutPolicy,
     weights: npt.NDArray[np.float32],
     rng: np.random.Generator,
-    learned: FloatArray | None = None,
+    learned: Coefficients | None = None,
 ) -> FloatArray:
     """``(P-1, len(WEIGHT_GRID))``: for each seat from 1, the log of its mean chance over
     ``deals`` (``(K, P, H)``: hands it may have held, each with the card it played at slot

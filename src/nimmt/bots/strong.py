@@ -45,7 +45,7 @@ from nimmt.bots.objective import ENDS_FROM, GameObjective
 from nimmt.bots.policy import SHIPPED_WEIGHTS, ModelPolicy, card_logits, shipped_weights
 from nimmt.bots.settings import apply_settings, scaled_samples
 from nimmt.bots.softmin import SoftminPolicy
-from nimmt.bots.worthfit import shipped_coefficients
+from nimmt.bots.worthfit import Coefficients, shipped_coefficients
 from nimmt.engine import SeatView
 
 POLICIES = ("model", "softmin")
@@ -366,7 +366,7 @@ class StrongBot:
             total += known
         return total
 
-    def _learned(self) -> FloatArray | None:
+    def _learned(self) -> Coefficients | None:
         """The coefficients that read the worths (``None``: they are played out)."""
         name = self.settings.level2_worth
         return shipped_coefficients(name) if name else None

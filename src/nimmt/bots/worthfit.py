@@ -5,8 +5,8 @@ model-played futures: sharp at 128 futures and more, but far too dear to do for 
 every other seat at every decision. Here the same worth is predicted from what the holder sees:
 the card's place on the rows (the learned model's features), the rows themselves, and how the
 rest of its hand lies against them. The predictor is ridge regression on those features and
-their pairwise products, fitted to worths played out over many futures
-(``bench/worth_fit.py``).
+their pairwise products, fitted to worths played out over many futures, one set of
+coefficients for each table size it was fitted at (``bench/worth_fit.py``).
 """
 
 from __future__ import annotations
@@ -100,17 +100,34 @@ def fit(
     return coefficients
 
 
-def predicted_worths(batch: Batch, coefficients: FloatArray) -> FloatArray:
+Coefficients = dict[int, FloatArray]
+"""Fitted coefficients by the number of seats they were fitted at."""
+
+
+def for_seats(coefficients: Coefficients, seats: int) -> FloatArray:
+    """The coefficients fitted at the table size nearest ``seats`` (the smaller of two)."""
+    return coefficients[min(coefficients, key=lambda fitted: (abs(fitted - seats), fitted))]
+
+
+def predicted_worths(batch: Batch, coefficients: Coefficients) -> FloatArray:
     """``(B, P, H)``: each card's worth to its seat as the fitted ``coefficients`` read it
-    (0 for an empty slot)."""
-    worths: FloatArray = expanded(worth_features(batch)) @ coefficients
+    (those of the nearest table size; 0 for an empty slot)."""
+    chosen = for_seats(coefficients, batch.seats)
+    worths: FloatArray = expanded(worth_features(batch)) @ chosen
     worths[batch.hands == EMPTY] = 0.0
     return worths
 
 
-def as_document(coefficients: FloatArray, **about: Any) -> dict[str, Any]:
-    """What ``bench/worth_fit.py`` writes: the coefficients and how they were fitted."""
-    return {"coefficients": [float(value) for value in coefficients], **about}
+def as_document(coefficients: Coefficients, **about: Any) -> dict[str, Any]:
+    """What ``bench/worth_fit.py`` writes: the coefficients by table size and how they were
+    fitted."""
+    return {
+        "coefficients": {
+            str(seats): [float(value) for value in values]
+            for seats, values in sorted(coefficients.items())
+        },
+        **about,
+    }
 
 
 SHIPPED_COEFFICIENTS = "worth_coefficients.json"
@@ -118,7 +135,7 @@ SHIPPED_COEFFICIENTS = "worth_coefficients.json"
 
 
 @cache
-def shipped_coefficients(name: str = SHIPPED_COEFFICIENTS) -> FloatArray:
+def shipped_coefficients(name: str = SHIPPED_COEFFICIENTS) -> Coefficients:
     """The coefficients of the file ``name`` shipped with the package, or when ``name`` is a
     path (it holds a ``/``) of that file."""
     if "/" in name:
@@ -126,16 +143,23 @@ def shipped_coefficients(name: str = SHIPPED_COEFFICIENTS) -> FloatArray:
     return parse_coefficients(resources.files("nimmt.bots").joinpath(name).read_text(), name)
 
 
-def read_coefficients(path: Path) -> FloatArray:
+def read_coefficients(path: Path) -> Coefficients:
     """The coefficients of a file :func:`as_document` wrote, checked against the features."""
     return parse_coefficients(path.read_text(), str(path))
 
 
-def parse_coefficients(text: str, name: str) -> FloatArray:
+def parse_coefficients(text: str, name: str) -> Coefficients:
     """The coefficients of ``text`` (a document of :func:`as_document`), checked."""
     document = json.loads(text)
-    coefficients = np.asarray(document["coefficients"], dtype=np.float64)
     expected = expanded(np.zeros((1, FEATURES))).shape[1]
-    if coefficients.shape != (expected,):
-        raise ValueError(f"{name} holds {coefficients.size} coefficients, not {expected}")
+    coefficients: Coefficients = {}
+    for seats, values in dict(document["coefficients"]).items():
+        array = np.asarray(values, dtype=np.float64)
+        if array.shape != (expected,):
+            raise ValueError(
+                f"{name} holds {array.size} coefficients for {seats} seats, not {expected}"
+            )
+        coefficients[int(seats)] = array
+    if not coefficients:
+        raise ValueError(f"{name} holds no coefficients")
     return coefficients
