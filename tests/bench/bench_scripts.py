@@ -25,3 +25,17 @@ def json_line(script: str, *arguments: str, timeout: float) -> dict[str, Any]:
     assert len(lines) == 1, result.stdout
     figures: dict[str, Any] = json.loads(lines[0])
     return figures
+
+
+def refused(script: str, *arguments: str, timeout: float = 60) -> str:
+    """What ``bench/<script>`` says when it refuses ``arguments``: it must fail with an
+    ``error:`` line and no traceback."""
+    result = subprocess.run(
+        [sys.executable, str(BENCH / script), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert result.returncode != 0 and result.stderr.startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stderr
