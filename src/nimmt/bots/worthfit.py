@@ -21,14 +21,14 @@ import numpy as np
 import numpy.typing as npt
 
 from nimmt.bots.batchsim import EMPTY, Batch
-from nimmt.bots.policy import card_features
+from nimmt.bots.policy import FEATURE_NAMES, card_features
 from nimmt.engine import HAND_SIZE, NUM_ROWS
 
 FloatArray = npt.NDArray[np.float64]
 
 BINS = NUM_ROWS + 1
 """Where a card lies against the sorted row ends: below every row, or above the k-th end."""
-FEATURES = 16 + 3 * NUM_ROWS + 2 * BINS + 4
+FEATURES = len(FEATURE_NAMES) + 3 * NUM_ROWS + 2 * BINS + 4
 """How many features :func:`worth_features` gives a card."""
 
 
