@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from nimmt.bots.batchsim import batch_from_rows
-from nimmt.bots.worthfit import as_document, expanded, fit, worth_features
+from nimmt.bots.worthfit import as_document, expanded, fit, within_hands, worth_features
 from opponent_fit import decision
 from report import print_figures
 
@@ -61,14 +61,6 @@ def label(lines: list[dict[str, Any]], rollouts: int, seed: int) -> Labelled:
     }
 
 
-def within(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """``values`` less the mean of their group."""
-    sums = np.bincount(groups, weights=values, minlength=groups.max() + 1)
-    sizes = np.maximum(np.bincount(groups, minlength=groups.max() + 1), 1)
-    centred: np.ndarray = values - (sums / sizes)[groups]
-    return centred
-
-
 def fit_on(data: Labelled, chosen: np.ndarray, l2: float) -> np.ndarray:
     """The coefficients fitted on the ``chosen`` cards."""
     return fit(data["features"][chosen], data["worths"][chosen], data["groups"][chosen], l2)
@@ -81,7 +73,7 @@ def judged(predicted: np.ndarray, data: Labelled, chosen: np.ndarray) -> float:
 
 def r2(predicted: np.ndarray, actual: np.ndarray, groups: np.ndarray) -> float:
     """The share of ``actual``'s variance within groups that ``predicted`` explains."""
-    guess, truth = within(predicted, groups), within(actual, groups)
+    guess, truth = within_hands(predicted, groups), within_hands(actual, groups)
     return float(1 - ((guess - truth) ** 2).mean() / (truth**2).mean())
 
 

@@ -88,16 +88,22 @@ def fit(
     the differences between one hand's cards are fitted (a hand's card is drawn by its worth
     against the others', so a constant per hand means nothing). The coefficients; the
     constant's is 0."""
-    data = expanded(features)
-    count = int(groups.max()) + 1
-    sizes = np.maximum(np.bincount(groups, minlength=count), 1)[:, None]  # (a group may be absent)
-    means = np.zeros((count, data.shape[1]))
-    np.add.at(means, groups, data)
-    centred = data - (means / sizes)[groups]
-    targets = worths - (np.bincount(groups, weights=worths, minlength=count) / sizes[:, 0])[groups]
-    gram = centred.T @ centred + l2 * np.eye(data.shape[1])
+    centred = within_hands(expanded(features), groups)
+    targets = within_hands(worths, groups)
+    gram = centred.T @ centred + l2 * np.eye(centred.shape[1])
     coefficients: FloatArray = np.linalg.solve(gram, centred.T @ targets).astype(np.float64)
     return coefficients
+
+
+def within_hands(values: FloatArray, groups: npt.NDArray[np.int64]) -> FloatArray:
+    """``values`` (``(N,)`` or ``(N, K)``) less the mean of the hand each belongs to
+    (``groups``, ``(N,)``: a hand's number; numbers no value holds are allowed)."""
+    count = int(groups.max()) + 1
+    sizes = np.maximum(np.bincount(groups, minlength=count), 1)
+    sums = np.zeros((count, *values.shape[1:]))
+    np.add.at(sums, groups, values)
+    centred: FloatArray = values - (sums / sizes.reshape(-1, *[1] * (values.ndim - 1)))[groups]
+    return centred
 
 
 Coefficients = dict[int, FloatArray]
