@@ -176,7 +176,12 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    learned = None if args.learned is None else read_coefficients(args.learned)
+    learned = None
+    if args.learned is not None:
+        try:
+            learned = read_coefficients(args.learned)
+        except (OSError, ValueError, KeyError) as error:
+            sys.exit(f"error: --learned: {error}")
     for share in args.at_zero:
         try:
             weight_prior(share)
