@@ -56,8 +56,8 @@ def test_the_fit_prints_each_file_s_likelihoods_and_refuses_old_files(tmp_path: 
         del line[missing]
         old.write_text(json.dumps(line) + "\n")
         refused("opponent_fit.py", str(old), *options)
-    missing = tmp_path / "missing.json"
-    assert "--learned" in refused("opponent_fit.py", str(decisions), "--learned", str(missing))
+    absent = tmp_path / "absent.json"
+    assert "--learned" in refused("opponent_fit.py", str(decisions), "--learned", str(absent))
 
 
 def test_the_adaptive_weights_predict_each_decision_from_its_seat_s_plays(
