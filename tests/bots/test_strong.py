@@ -122,7 +122,8 @@ def test_hard_is_deterministic_given_a_seed() -> None:
     [
         (2, "strong:samples=16,core=numpy"),
         (4, "strong:samples=16,core=numba"),
-        (10, "strong:samples=16,core=numpy"),
+        # (A full refinement stage at 10 seats in numpy costs half a minute; legality needs none.)
+        (10, "strong:samples=16,more=16,row_samples=64,core=numpy"),
         # The others' cards of this turn by their worth (nimmt.bots.levelk).
         (4, "strong:samples=64,more=64,core=numba,level2=0.4,level2_deals=8,level2_rollouts=4"),
         # ... with each other seat's weight judged from its plays (level2_adapt).
