@@ -27,7 +27,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena_records import interval, numbered_blocks
@@ -68,26 +70,83 @@ def differences(
     return {deal: ours[deal] - theirs[deal] for deal in sorted(set(ours) & set(theirs))}
 
 
-def side_means(
-    candidate: Blocks, baseline: Blocks, deals: Iterable[int], measure: Measure
-) -> tuple[float, float]:
-    """The candidate's and the baseline's mean ``measure`` over ``deals``."""
-    ours, theirs = measure(candidate), measure(baseline)
-    chosen = list(deals)
-    return (
-        math.fsum(ours[deal] for deal in chosen) / len(chosen),
-        math.fsum(theirs[deal] for deal in chosen) / len(chosen),
-    )
-
-
 def pooled(tables: list[dict[int, float]]) -> tuple[int, Estimate]:
     """The deals every table completed, and over them the mean of each deal's differences
     averaged over the tables, with a normal 95% interval over deals."""
+    per_deal = _per_deal(tables)
+    return len(per_deal), estimate(per_deal)
+
+
+def _per_deal(tables: list[dict[int, float]]) -> list[float]:
+    """Each deal every table completed: its differences averaged over the tables."""
     common = sorted(set.intersection(*(set(table) for table in tables)))
     if not common:
         raise ValueError("the tables have no deal in common")
-    per_deal = [math.fsum(table[deal] for table in tables) / len(tables) for deal in common]
-    return len(common), estimate(per_deal)
+    return [math.fsum(table[deal] for table in tables) / len(tables) for deal in common]
+
+
+def pooled_over_seeds(
+    screens: dict[int | None, dict[str, dict[int, float]]],
+) -> tuple[int, Estimate]:
+    """:func:`pooled` over screens played at several seeds (by seed, by table: the differences
+    per deal). Each seed's deals are other cards: each is averaged over that seed's tables, and
+    the interval is taken over the deals of every seed together. Every seed must have the same
+    tables, or the seeds would weigh different opponents."""
+    lineups = {seed: sorted(tables) for seed, tables in screens.items()}
+    first = next(iter(lineups.values()))
+    if any(lineup != first for lineup in lineups.values()):
+        raise ValueError("pooling seeds needs the same tables at every seed")
+    per_deal = [value for tables in screens.values() for value in _per_deal(list(tables.values()))]
+    return len(per_deal), estimate(per_deal)
+
+
+def run_seed(directory: Path) -> int | None:
+    """The seed an arena run was played with, as its records say (``None`` if they do not)."""
+    for path in sorted(directory.glob("*-rotation*.json")):
+        arena = json.loads(path.read_text(encoding="utf-8")).get("meta", {}).get("arena", {})
+        seed = arena.get("seed")
+        return seed if isinstance(seed, int) else None
+    return None
+
+
+@dataclass
+class Table:
+    """One table of a screen (the same bots at it), over every seed it was played at: per
+    ``(seed, deal)``, the candidate's and the baseline's figures."""
+
+    candidate: str
+    baseline: str
+    ours: dict[tuple[int | None, int], float] = field(default_factory=dict)
+    theirs: dict[tuple[int | None, int], float] = field(default_factory=dict)
+    wins_ours: dict[tuple[int | None, int], float] = field(default_factory=dict)
+    wins_theirs: dict[tuple[int | None, int], float] = field(default_factory=dict)
+
+    def row(self, name: str) -> dict[str, object]:
+        deals = sorted(set(self.ours) & set(self.theirs))
+        figure = estimate([self.ours[deal] - self.theirs[deal] for deal in deals])
+        row: dict[str, object] = {
+            "table": name,
+            "candidate": self.candidate,
+            "baseline": self.baseline,
+            "seeds": sorted({seed for seed, _ in deals}, key=lambda seed: (seed is None, seed)),
+            "deals": len(deals),
+            "candidate_vs_others": round(_mean(self.ours, deals), 3),
+            "baseline_vs_others": round(_mean(self.theirs, deals), 3),
+            "difference": round(figure.mean, 3),
+            "difference_ci95": interval(figure),
+        }
+        if self.wins_ours:
+            games = sorted(set(self.wins_ours) & set(self.wins_theirs))
+            wins = estimate([self.wins_ours[game] - self.wins_theirs[game] for game in games])
+            row["candidate_win_share"] = round(_mean(self.wins_ours, games), 4)
+            row["baseline_win_share"] = round(_mean(self.wins_theirs, games), 4)
+            row["win_share_difference"] = round(wins.mean, 4)
+            row["win_share_difference_ci95"] = interval(wins)
+        return row
+
+
+def _mean(values: dict[tuple[int | None, int], float], keys: list[tuple[int | None, int]]) -> float:
+    return math.fsum(values[key] for key in keys) / len(keys)
 
 
 def main() -> None:
@@ -95,43 +154,43 @@ def main() -> None:
     parser.add_argument("pairs", nargs="+", metavar="CAND_DIR:BASE_DIR")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args()
-    tables = []
-    rows = []
+    tables: dict[str, Table] = {}
+    screens: dict[int | None, dict[str, dict[int, float]]] = defaultdict(dict)
     for pair in args.pairs:
         ours, sep, theirs = pair.partition(":")
         if not sep:
             raise SystemExit(f"error: {pair!r} is not CAND_DIR:BASE_DIR")
+        seed, base_seed = run_seed(Path(ours)), run_seed(Path(theirs))
+        if seed != base_seed:
+            raise SystemExit(f"error: {ours} was played at seed {seed}, {theirs} at {base_seed}")
         bots, candidate = numbered_blocks(Path(ours))
         base_bots, baseline = numbered_blocks(Path(theirs))
-        table = differences(candidate, baseline)
-        if not table:
+        differing = differences(candidate, baseline)
+        if not differing:
             raise SystemExit(f"error: {ours} and {theirs} have no complete deal in common")
-        tables.append(table)
-        figure = estimate(list(table.values()))
-        mine, base = side_means(candidate, baseline, table, first_bot_relative)
-        row: dict[str, object] = {
-            "table": " ".join(bots[1:]),
-            "candidate": bots[0],
-            "baseline": base_bots[0],
-            "deals": len(table),
-            "candidate_vs_others": round(mine, 3),
-            "baseline_vs_others": round(base, 3),
-            "difference": round(figure.mean, 3),
-            "difference_ci95": interval(figure),
-        }
+        name = " ".join(bots[1:])
+        if name in screens[seed]:
+            raise SystemExit(f"error: the table {name!r} is given twice at seed {seed}")
+        screens[seed][name] = differing
+        table = tables.setdefault(name, Table(bots[0], base_bots[0]))
+        if (table.candidate, table.baseline) != (bots[0], base_bots[0]):
+            raise SystemExit(f"error: the table {name!r} has another candidate or baseline")
+        mine, base = first_bot_relative(candidate), first_bot_relative(baseline)
+        for deal in differing:
+            table.ours[seed, deal], table.theirs[seed, deal] = mine[deal], base[deal]
         if _whole_games(Path(ours)):
-            wins = differences(candidate, baseline, first_bot_wins)
-            win_figure = estimate(list(wins.values()))
-            mine, base = side_means(candidate, baseline, wins, first_bot_wins)
-            row["candidate_win_share"] = round(mine, 4)
-            row["baseline_win_share"] = round(base, 4)
-            row["win_share_difference"] = round(win_figure.mean, 4)
-            row["win_share_difference_ci95"] = interval(win_figure)
-        rows.append(row)
-    deals, overall = pooled(tables)
+            mine, base = first_bot_wins(candidate), first_bot_wins(baseline)
+            for deal in sorted(set(mine) & set(base)):
+                table.wins_ours[seed, deal], table.wins_theirs[seed, deal] = mine[deal], base[deal]
+    try:
+        deals, overall = pooled_over_seeds(screens)
+    except ValueError as error:
+        raise SystemExit(f"error: {error}") from None
+    rows = [table.row(name) for name, table in tables.items()]
     result = {
         "tables": rows,
         "pooled": {
+            "seeds": sorted(screens, key=lambda seed: (seed is None, seed)),
             "deals": deals,
             "difference": round(overall.mean, 3),
             "difference_ci95": interval(overall),
@@ -140,11 +199,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
         return
-    for row, table in zip(rows, tables, strict=True):
-        figure = estimate(list(table.values()))
+    for row in rows:
         print(
-            f"{row['table']:<60} {len(table):>4} deals  {row['candidate_vs_others']:+7.2f}"
-            f" {row['baseline_vs_others']:+7.2f}  {figure.mean:+6.2f} {interval(figure)}"
+            f"{row['table']:<60} {row['deals']:>4} deals  {row['candidate_vs_others']:+7.2f}"
+            f" {row['baseline_vs_others']:+7.2f}  {row['difference']:+6.2f}"
+            f" {row['difference_ci95']}"
         )
     print(f"{'pooled':<60} {deals:>4} deals  {overall.mean:+6.2f} {interval(overall)}")
 

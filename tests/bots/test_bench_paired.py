@@ -44,8 +44,52 @@ def test_a_games_win_share_splits_ties_and_averages_the_rotations() -> None:
     assert paired.first_bot_wins({1: [[40, 70, 50], [45, 45, 67]]}) == {1: (1.0 + 0.5) / 2}
 
 
-def _run(bots: tuple[str, ...], directory: Path) -> dict[str, object]:
-    match = Match(bots, 3, 7, whole_games=True, keep_records=True)
+def test_seeds_are_pooled_deal_by_deal_each_over_its_own_tables() -> None:
+    screens: dict[int | None, dict[str, dict[int, float]]] = {
+        11: {"a": {1: -1.0, 2: 1.0}, "b": {1: -3.0, 2: 1.0}},
+        12: {"a": {1: 2.0}, "b": {1: 0.0}},  # deal 1 of seed 12 is other cards than seed 11's
+    }
+    deals, figure = paired.pooled_over_seeds(screens)
+    # Seed 11's deals average -2 and 1 over the tables, seed 12's one deal 1.
+    assert deals == 3
+    assert figure.mean == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="same tables at every seed"):
+        paired.pooled_over_seeds({11: {"a": {1: 0.0}}, 12: {"b": {1: 0.0}}})
+
+
+def _paired(*pairs: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *pairs, "--json"], capture_output=True, text=True
+    )
+
+
+def test_a_table_played_at_two_seeds_is_one_row_over_both(tmp_path: Path) -> None:
+    for seed in (5, 6):
+        _run(("mc:2", "random", "random"), tmp_path / f"candidate{seed}", seed=seed, games=False)
+        _run(("random", "random", "random"), tmp_path / f"baseline{seed}", seed=seed, games=False)
+    one = [json.loads(_paired(f"{tmp_path}/candidate{seed}:{tmp_path}/baseline{seed}").stdout)
+           for seed in (5, 6)]  # fmt: skip
+    both = _paired(*(f"{tmp_path}/candidate{seed}:{tmp_path}/baseline{seed}" for seed in (5, 6)))
+    assert both.returncode == 0, both.stderr
+    result = json.loads(both.stdout)
+    [row] = result["tables"]
+    assert row["seeds"] == [5, 6] and row["deals"] == 6
+    # Over both seeds: the mean of each seed's three deals.
+    mean = (one[0]["tables"][0]["difference"] + one[1]["tables"][0]["difference"]) / 2
+    assert row["difference"] == pytest.approx(mean, abs=2e-3)
+    assert result["pooled"]["seeds"] == [5, 6] and result["pooled"]["deals"] == 6
+    # Runs of different seeds are not the same deals: never paired.
+    crossed = _paired(f"{tmp_path}/candidate5:{tmp_path}/baseline6")
+    assert crossed.returncode != 0
+    assert crossed.stderr.strip().splitlines() == [
+        f"error: {tmp_path}/candidate5 was played at seed 5, {tmp_path}/baseline6 at 6"
+    ]
+
+
+def _run(
+    bots: tuple[str, ...], directory: Path, *, seed: int = 7, games: bool = True
+) -> dict[str, object]:
+    match = Match(bots, 3, seed, whole_games=games, keep_records=True)
     results = play_match(match)
     directory.mkdir()
     for result in results:
