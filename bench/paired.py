@@ -70,13 +70,6 @@ def differences(
     return {deal: ours[deal] - theirs[deal] for deal in sorted(set(ours) & set(theirs))}
 
 
-def pooled(tables: list[dict[int, float]]) -> tuple[int, Estimate]:
-    """The deals every table completed, and over them the mean of each deal's differences
-    averaged over the tables, with a normal 95% interval over deals."""
-    per_deal = _per_deal(tables)
-    return len(per_deal), estimate(per_deal)
-
-
 def _per_deal(tables: list[dict[int, float]]) -> list[float]:
     """Each deal every table completed: its differences averaged over the tables."""
     common = sorted(set.intersection(*(set(table) for table in tables)))
@@ -88,10 +81,11 @@ def _per_deal(tables: list[dict[int, float]]) -> list[float]:
 def pooled_over_seeds(
     screens: dict[int | None, dict[str, dict[int, float]]],
 ) -> tuple[int, Estimate]:
-    """:func:`pooled` over screens played at several seeds (by seed, by table: the differences
-    per deal). Each seed's deals are other cards: each is averaged over that seed's tables, and
-    the interval is taken over the deals of every seed together. Every seed must have the same
-    tables, or the seeds would weigh different opponents."""
+    """The screen's figure over every table (by seed, by table: the differences per deal): the
+    deals every table of a seed completed, each averaged over that seed's tables, then the
+    mean over the deals of every seed together (each seed's deals are other cards) with a
+    normal 95% interval over them. Every seed must have the same tables, or the seeds would
+    weigh different opponents."""
     lineups = {seed: sorted(tables) for seed, tables in screens.items()}
     first = next(iter(lineups.values()))
     if any(lineup != first for lineup in lineups.values()):

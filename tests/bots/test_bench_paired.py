@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.bench.bench_scripts import json_line, refused
 
 import paired
 from nimmt.arena import Match, play_match, report
 from nimmt.arena.stats import Z95
-
-SCRIPT = Path(__file__).parents[2] / "bench" / "paired.py"
 
 
 def test_a_deals_difference_is_the_first_bots_relative_score_minus_the_baselines() -> None:
@@ -27,8 +23,8 @@ def test_a_deals_difference_is_the_first_bots_relative_score_minus_the_baselines
 
 
 def test_pooling_averages_each_deal_over_the_tables_before_the_interval() -> None:
-    tables = [{1: -1.0, 2: 1.0, 3: 0.0}, {1: -3.0, 2: 1.0, 4: 5.0}]
-    deals, figure = paired.pooled(tables)
+    tables = {"a": {1: -1.0, 2: 1.0, 3: 0.0}, "b": {1: -3.0, 2: 1.0, 4: 5.0}}
+    deals, figure = paired.pooled_over_seeds({11: tables})
     # Deals 1 and 2 are in both tables: their means -2 and 1.
     assert deals == 2
     assert figure.mean == pytest.approx(-0.5)
@@ -36,7 +32,7 @@ def test_pooling_averages_each_deal_over_the_tables_before_the_interval() -> Non
     assert figure.low == pytest.approx(-0.5 - half_width)
     assert figure.high == pytest.approx(-0.5 + half_width)
     with pytest.raises(ValueError, match="no deal in common"):
-        paired.pooled([{1: 0.0}, {2: 0.0}])
+        paired.pooled_over_seeds({11: {"a": {1: 0.0}, "b": {2: 0.0}}})
 
 
 def test_a_games_win_share_splits_ties_and_averages_the_rotations() -> None:
@@ -57,21 +53,13 @@ def test_seeds_are_pooled_deal_by_deal_each_over_its_own_tables() -> None:
         paired.pooled_over_seeds({11: {"a": {1: 0.0}}, 12: {"b": {1: 0.0}}})
 
 
-def _paired(*pairs: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *pairs, "--json"], capture_output=True, text=True
-    )
-
-
 def test_a_table_played_at_two_seeds_is_one_row_over_both(tmp_path: Path) -> None:
     for seed in (5, 6):
         _run(("mc:2", "random", "random"), tmp_path / f"candidate{seed}", seed=seed, games=False)
         _run(("random", "random", "random"), tmp_path / f"baseline{seed}", seed=seed, games=False)
-    one = [json.loads(_paired(f"{tmp_path}/candidate{seed}:{tmp_path}/baseline{seed}").stdout)
-           for seed in (5, 6)]  # fmt: skip
-    both = _paired(*(f"{tmp_path}/candidate{seed}:{tmp_path}/baseline{seed}" for seed in (5, 6)))
-    assert both.returncode == 0, both.stderr
-    result = json.loads(both.stdout)
+    pairs = [f"{tmp_path}/candidate{seed}:{tmp_path}/baseline{seed}" for seed in (5, 6)]
+    one = [json_line("paired.py", pair, timeout=60) for pair in pairs]
+    result = json_line("paired.py", *pairs, timeout=60)
     [row] = result["tables"]
     assert row["seeds"] == [5, 6] and row["deals"] == 6
     # Over both seeds: the mean of each seed's three deals.
@@ -79,9 +67,8 @@ def test_a_table_played_at_two_seeds_is_one_row_over_both(tmp_path: Path) -> Non
     assert row["difference"] == pytest.approx(mean, abs=2e-3)
     assert result["pooled"]["seeds"] == [5, 6] and result["pooled"]["deals"] == 6
     # Runs of different seeds are not the same deals: never paired.
-    crossed = _paired(f"{tmp_path}/candidate5:{tmp_path}/baseline6")
-    assert crossed.returncode != 0
-    assert crossed.stderr.strip().splitlines() == [
+    crossed = refused("paired.py", f"{tmp_path}/candidate5:{tmp_path}/baseline6")
+    assert crossed.strip().splitlines() == [
         f"error: {tmp_path}/candidate5 was played at seed 5, {tmp_path}/baseline6 at 6"
     ]
 
@@ -102,18 +89,8 @@ def _run(
 def test_whole_games_are_compared_by_totals_and_by_wins(tmp_path: Path) -> None:
     candidate = _run(("mc:2", "random", "random"), tmp_path / "candidate")
     baseline = _run(("random", "random", "random"), tmp_path / "baseline")
-    output = subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT),
-            f"{tmp_path / 'candidate'}:{tmp_path / 'baseline'}",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    table = json.loads(output.stdout)["tables"][0]
+    pair = f"{tmp_path / 'candidate'}:{tmp_path / 'baseline'}"
+    table = json_line("paired.py", pair, timeout=60)["tables"][0]
     assert table["deals"] == 3
     assert table["candidate_vs_others"] == candidate["vs_others"]
     assert table["baseline_vs_others"] == baseline["vs_others"]
