@@ -26,6 +26,7 @@ from nimmt.server.settings import Settings, normalize_database_url
 from nimmt.server.storage import (
     MIGRATIONS_DIR,
     ActionRecord,
+    AppendItem,
     CodeTakenError,
     MemoryStorage,
     OpenTable,
@@ -484,6 +485,39 @@ def test_append_many_without_a_database_raises_and_stores_nothing(tmp_path: Path
     assert again.load_actions("AAAAAA", 1) == []
     assert again.append_many(items) == [None, None]  # and it works once the database is back
     again.close()
+
+
+def test_a_batch_of_known_tables_fails_whole_or_refuses_alone(tmp_path: Path) -> None:
+    """Once the write path knows every table's id, a batch runs on SQLite's own driver: a
+    refused change is still refused alone, and a batch the database fails stores nothing of
+    itself (the tables' moves are rolled back with it) and says so as StorageError."""
+    url = f"sqlite:///{tmp_path}/t.db"
+    storage = SqlStorage(url)
+    codes = ("AAAAAA", "BBBBBB", "CCCCCC")
+    for code in codes:
+        storage.create_table(new_table(code))
+
+    def play(code: str, seq: int) -> AppendItem:
+        status = TableStatus(seq, 1, "choosing_cards", 1, False, CREATED)
+        return code, ActionRecord(seq, 1, "play", 0, seq), status, None
+
+    assert storage.append_many([play(code, 1) for code in codes]) == [None] * 3  # ids found
+    results = storage.append_many([play("AAAAAA", 2), play("BBBBBB", 5), play("CCCCCC", 2)])
+    assert [type(result) for result in results] == [type(None), VersionConflictError, type(None)]
+    assert storage.versions(list(codes)) == {"AAAAAA": 2, "BBBBBB": 1, "CCCCCC": 2}
+
+    other = sqlite3.connect(f"{tmp_path}/t.db", isolation_level=None)
+    try:
+        other.execute("ALTER TABLE actions RENAME TO actions_away")
+        with pytest.raises(StorageError, match="the database failed"):
+            storage.append_many([play("AAAAAA", 3), play("CCCCCC", 3)])
+        assert storage.versions(list(codes)) == {"AAAAAA": 2, "BBBBBB": 1, "CCCCCC": 2}
+        other.execute("ALTER TABLE actions_away RENAME TO actions")
+    finally:
+        other.close()
+    assert storage.append_many([play("AAAAAA", 3), play("CCCCCC", 3)]) == [None, None]
+    assert [action.card for action in storage.load_actions("AAAAAA", 1)] == [1, 2, 3]
+    storage.close()
 
 
 def test_the_lobby_line_from_storage() -> None:

@@ -52,7 +52,7 @@ from nimmt.server.storage.base import (
     encode_cursor,
     lobby_seats,
 )
-from nimmt.server.storage.driver import DriverStatement
+from nimmt.server.storage.driver import DriverStatement, sqlite_write
 from nimmt.server.storage.people_sql import SqlPeople
 from nimmt.server.storage.talk_sql import SqlTalk
 from nimmt.server.storage.writes import WRITE, writing
@@ -248,6 +248,8 @@ class SqlStorage:
         self.commit_interval = (
             SQLITE_COMMIT_INTERVAL if self.engine.dialect.name == "sqlite" else 0.0
         )
+        # Batches of known tables go on the driver's own cursor (sqlite_write).
+        self._direct = self.engine.dialect.name == "sqlite"
 
     def _writing(self) -> AbstractContextManager[Connection]:
         """A connection in a write transaction (:func:`~nimmt.server.storage.writes.writing`)."""
@@ -396,29 +398,30 @@ class SqlStorage:
             update(TableRow).where(TableRow.id == table_id).values(free_seats=free, humans=humans)
         )
 
-    def _move_all(self, connection: Connection, items: Sequence[AppendItem]) -> None:
-        """Changes that touch no seat, in two statements run by the driver (the ids of tables
-        not seen before cost a third): every table's compare-and-set move at once, then their
-        actions at once; :class:`_Refused` when a table was not at the version its change
+    def _move_all(self, target: Connection | Any, items: Sequence[AppendItem]) -> None:
+        """Changes that touch no seat, in two statements run by the driver in ``target`` (a
+        connection, or a driver cursor when every table's id is known): every table's
+        compare-and-set move at once, then their actions at once; the ids of tables not seen
+        before cost a third. :class:`_Refused` when a table was not at the version its change
         follows (or is not there)."""
         moves: list[dict[str, Any]] = []
         for code, action, status, _seat in items:
             if status.version != action.seq:
                 raise _Refused("the status must carry the action's version")
             moves.append(_move(code, action, status))
-        if self._move_many.executemany(connection, moves) != len(moves):
+        if self._move_many.executemany(target, moves) != len(moves):
             raise _Refused("a table was not at the version its change follows")
         ids = self._ids
         missing = list(dict.fromkeys(code for code, *_ in items if code not in ids))
         for start in range(0, len(missing), VERSIONS_CHUNK):
             chunk = missing[start : start + VERSIONS_CHUNK]
-            rows = connection.execute(
+            rows = target.execute(
                 select(_tables.c.code, _tables.c.id).where(_tables.c.code.in_(chunk))
             )
             ids.update((code, table_id) for code, table_id in rows)
         now = datetime.now(UTC)
         self._insert_actions.executemany(
-            connection, [_action_row(ids[code], action, now) for code, action, _, _ in items]
+            target, [_action_row(ids[code], action, now) for code, action, _, _ in items]
         )
 
     def append(
@@ -438,11 +441,15 @@ class SqlStorage:
         # their actions in one insert, and (when no seat changes) the tables' moves in one
         # statement too. When one is refused, that transaction is rolled back and the batch
         # written again, each change on its own.
+        no_seats = all(seat is None for *_, seat in items)
         try:
+            if no_seats and self._direct and all(code in self._ids for code, *_ in items):
+                # The usual batch, on SQLite: the whole transaction on the driver's cursor.
+                with sqlite_write(self.engine) as cursor:
+                    self._move_all(cursor, items)
+                return results
             with self._writing() as connection:
-                if all(seat is None for *_, seat in items) and (
-                    connection.dialect.supports_sane_multi_rowcount
-                ):
+                if no_seats and connection.dialect.supports_sane_multi_rowcount:
                     self._move_all(connection, items)
                 else:
                     rows: list[dict[str, Any]] = []
