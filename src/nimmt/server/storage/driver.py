@@ -10,25 +10,19 @@ into SQLite's text form, a dict into JSON), and run with :meth:`~sqlalchemy.engi
 exec_driver_sql`, which keeps the transaction, the events and the errors SQLAlchemy's.
 
 On SQLite the write thread's usual batch (moves and actions of tables whose ids it knows) goes
-further: :func:`sqlite_write` runs the whole transaction on the pooled connection's own driver
-cursor. SQLAlchemy's share of a transaction (its begin, each statement's execution and events,
-its commit) cost about 85 µs of CPU, a third of what storing a change alone costs.
+further: :func:`~nimmt.server.storage.writes.sqlite_write` runs the whole transaction on the
+pooled connection's own driver cursor.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
-
-from nimmt.server.storage.base import StorageError
 
 
 class DriverStatement:
@@ -64,43 +58,10 @@ class DriverStatement:
 
     def executemany(self, target: Connection | Any, parameters: Sequence[dict[str, Any]]) -> int:
         """Run the statement once per dict of ``parameters`` in ``target``'s transaction (an
-        SQLAlchemy connection's, or a driver cursor's: :func:`sqlite_write`); the rows it
-        changed in all."""
+        SQLAlchemy connection's, or a driver cursor's:
+        :func:`~nimmt.server.storage.writes.sqlite_write`); the rows it changed in all."""
         rows = self.rows(parameters)
         if isinstance(target, Connection):
             return target.exec_driver_sql(self.sql, rows).rowcount
         target.executemany(self.sql, rows)
         return int(target.rowcount)
-
-
-@contextmanager
-def sqlite_write(engine: Engine) -> Iterator[Any]:
-    """A driver cursor in an SQLite write transaction (``BEGIN IMMEDIATE``, as every write
-    starts there), committed at the end of the block and rolled back when it raises. Failures
-    come out as :func:`~nimmt.server.storage.writes.writing`'s do: a refused change as
-    :class:`~sqlalchemy.exc.IntegrityError`, any other database failure as
-    :class:`StorageError`."""
-    try:
-        connection = engine.raw_connection()
-    except (DBAPIError, PoolTimeoutError) as error:
-        raise StorageError(f"the database failed: {error}") from error
-    driver_error = engine.dialect.loaded_dbapi.Error
-    try:
-        cursor = connection.cursor()
-        try:
-            cursor.execute("BEGIN IMMEDIATE")
-            try:
-                yield cursor
-                connection.commit()
-            except BaseException:
-                connection.rollback()
-                raise
-        finally:
-            cursor.close()
-    except driver_error as error:
-        wrapped = DBAPIError.instance(None, None, error, driver_error)
-        if isinstance(wrapped, IntegrityError):
-            raise wrapped from error
-        raise StorageError(f"the database failed: {wrapped}") from error
-    finally:
-        connection.close()

@@ -52,10 +52,10 @@ from nimmt.server.storage.base import (
     encode_cursor,
     lobby_seats,
 )
-from nimmt.server.storage.driver import DriverStatement, sqlite_write
+from nimmt.server.storage.driver import DriverStatement
 from nimmt.server.storage.people_sql import SqlPeople
 from nimmt.server.storage.talk_sql import SqlTalk
-from nimmt.server.storage.writes import WRITE, writing
+from nimmt.server.storage.writes import WRITE, sqlite_write, writing
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -35,6 +36,41 @@ def writing(engine: Engine) -> Iterator[Connection]:
         raise
     except (DBAPIError, PoolTimeoutError) as error:
         raise StorageError(f"the database failed: {error}") from error
+
+
+@contextmanager
+def sqlite_write(engine: Engine) -> Iterator[Any]:
+    """A driver cursor in an SQLite write transaction (``BEGIN IMMEDIATE``, as every write
+    starts there), committed at the end of the block and rolled back when it raises: the write
+    thread's usual batch, without SQLAlchemy's share of a transaction (its begin, each
+    statement's execution and events, its commit: about 85 µs of CPU, a third of what storing a
+    change alone costs). Failures come out as :func:`writing`'s do: a refused change as
+    :class:`~sqlalchemy.exc.IntegrityError`, any other database failure as
+    :class:`StorageError`."""
+    try:
+        connection = engine.raw_connection()
+    except (DBAPIError, PoolTimeoutError) as error:
+        raise StorageError(f"the database failed: {error}") from error
+    driver_error = engine.dialect.loaded_dbapi.Error
+    try:
+        cursor = connection.cursor()
+        try:
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+        finally:
+            cursor.close()
+    except driver_error as error:
+        wrapped = DBAPIError.instance(None, None, error, driver_error)
+        if isinstance(wrapped, IntegrityError):
+            raise wrapped from error
+        raise StorageError(f"the database failed: {wrapped}") from error
+    finally:
+        connection.close()
 
 
 def held_by_profile(connection: Connection, profiles: Table, profile_id: str, rows: Table) -> int:
