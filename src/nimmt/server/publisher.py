@@ -67,7 +67,8 @@ class News:
 
     def __init__(self, table: LiveTable, events: list[TableEvent]) -> None:
         self.table = table
-        self.summary = _share(table, "table", serialize.summary(table))
+        self._changed: dict[int, dict[str, Any]] = {}
+        self.summary = _share(table, "table", serialize.summary(table), self._changed)
         # Every event's wire form, once; whether a spectator may see it (then every seat may:
         # the engine hides only a seat's own cards from the others).
         self.events = [
@@ -80,7 +81,6 @@ class News:
         self._own: dict[int | None, dict[str, Any]] = {}
         self._seats: dict[int | None, tuple[Frame | None, Frame]] = {}
         self._inline: dict[int | None, Frame] = {}
-        self._changed: dict[int, dict[str, Any]] = {}
         self._changes: dict[tuple[Any, ...], Frame | None] = {}
 
     def for_seat(self, seat: int | None) -> tuple[Frame | None, Frame]:
@@ -122,34 +122,38 @@ class News:
         if told is None or told.seat != seat:
             return self.whole_for(connection)
         public, own = self._parts(seat)
-        own_changed = {} if own is told.own else _changed(told.own, own)
+        version, table, public_before, own_before = told.version, told.table, told.public, told.own
+        own_changed = {} if own is own_before else self._changed_since(own_before, own)
         shown, _, wire = self._events_for(seat)
         key = (
-            told.version,
-            id(told.table),
-            id(told.public),
-            (seat, id(told.own)) if own_changed else None,
+            version,
+            id(table),
+            id(public_before),
+            (seat, id(own_before)) if own_changed else None,
             shown,
         )
-        connection.told = Told(seat, self.table.version, self.summary, public, own)
+        told.move(self.table.version, self.summary, public, own)
         if key in self._changes:
             return self._changes[key]
         message: dict[str, Any] = {"type": "change", "version": self.table.version}
         if wire:
             message["events"] = wire
-        table_changed = self._changed_since(told.table, self.summary)
+        table_changed = self._changed_since(table, self.summary)
         if table_changed:
             message["table"] = table_changed
-        view_changed = {**self._changed_since(told.public, public), **own_changed}
+        view_changed = {**self._changed_since(public_before, public), **own_changed}
         if view_changed:
             message["view"] = view_changed
-        nothing = len(message) == 2 and told.version == self.table.version
+        nothing = len(message) == 2 and version == self.table.version
         frame = self._changes[key] = None if nothing else Frame(message)
         return frame
 
     def _changed_since(self, before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
-        """The parts of ``now`` that differ from ``before`` (worked out once per ``before``:
-        the listeners told the same last share it)."""
+        """The entries of ``now`` that differ from ``before`` (worked out once per ``before``:
+        the listeners told the same last share it; for the part told last, :func:`_share`
+        already did). ``now`` is this news' part of the kind ``before`` is (the summary, the
+        public part, or the own part of the listener's seat: every own part is its seat's
+        own object), so ``before`` alone is the key."""
         known = self._changed.get(id(before))
         if known is None:
             known = self._changed[id(before)] = _changed(before, now)
@@ -166,6 +170,7 @@ class News:
                 serialize.public_view_json(
                     everybody, table.names(), table.game.waiting_for(), seated=table.full
                 ),
+                self._changed,
             )
             self._own[None] = SPECTATORS_OWN
         own = self._own.get(seat)
@@ -175,7 +180,7 @@ class News:
             if table.own_told.get(seat) is cards:
                 own = table.shown[seat]  # the engine's very part: nothing of it changed
             else:
-                own = _share(table, seat, serialize.own_view_json(cards))
+                own = _share(table, seat, serialize.own_view_json(cards), self._changed)
                 table.own_told[seat] = cards
             self._own[seat] = own
         return self._public, own
@@ -259,9 +264,16 @@ _MISSING = object()
 """Stands for a key a part did not have (``None`` is a value the wire knows)."""
 
 
-def _share(table: LiveTable, part: str | int, now: dict[str, Any]) -> dict[str, Any]:
+def _share(
+    table: LiveTable,
+    part: str | int,
+    now: dict[str, Any],
+    diffs: dict[int, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """``now``, a new part of ``table``'s news, with each value equal to the one told last in
-    that part replaced by that very object, and kept as the part told last.
+    that part replaced by that very object, and kept as the part told last; what differs from
+    the part told last goes into ``diffs`` under that part's ``id`` (:meth:`News.
+    _changed_since`: nearly every listener was told that part last).
 
     Most of a change leaves most of the view as it was (the rows, the names, the score sheet),
     yet every change builds it afresh. The listeners hold what they were told until their next
@@ -270,10 +282,17 @@ def _share(table: LiveTable, part: str | int, now: dict[str, Any]) -> dict[str, 
     die at once, and :func:`_changed` knows an unchanged value by its identity."""
     before = table.shown.get(part)
     if before is not None:
+        changed = {}
         for key, value in now.items():
             old = before.get(key, _MISSING)
-            if old is not value and old == value:
+            if old is value:
+                continue
+            if old == value:
                 now[key] = old
+            else:
+                changed[key] = value
+        if diffs is not None:
+            diffs[id(before)] = changed
     table.shown[part] = now
     return now
 

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from nimmt import names
 from nimmt.engine import Game, OwnCards, Phase
@@ -80,16 +80,29 @@ TOO_SLOW: dict[str, Any] = {"type": "too_slow"}
 """Put in a connection's queue when it kept falling behind: the transport closes it."""
 
 
-class Told(NamedTuple):
+@dataclass(slots=True, eq=False)
+class Told:
     """The state a ``changes`` listener holds: the parts of its last ``state`` (or of the
-    state its last ``change`` made), each the very object it was built from. (A named tuple:
-    one is made for every listener of every change.)"""
+    state its last ``change`` made), each the very object it was built from. Made with each
+    whole ``state`` and moved on in place by each ``change`` (:meth:`move`): a listener's
+    ``Told`` lives as long as its socket, where one made per change lived until the next and
+    was one more object for the garbage collector to look at, for every listener of every
+    change."""
 
     seat: int | None
     version: int
     table: dict[str, Any]
     public: dict[str, Any]
     own: dict[str, Any]
+
+    def move(
+        self, version: int, table: dict[str, Any], public: dict[str, Any], own: dict[str, Any]
+    ) -> None:
+        """The listener was told up to ``version``, these parts."""
+        self.version = version
+        self.table = table
+        self.public = public
+        self.own = own
 
 
 class Connection:
@@ -143,8 +156,10 @@ class Connection:
         else:
             self.outbox.append(message)
         waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
 
     def take(self) -> list[dict[str, Any]]:
         """Everything queued for this connection, in order (nothing left queued)."""
@@ -152,15 +167,15 @@ class Connection:
         self.outbox.clear()
         return taken
 
-    async def next_batch(self) -> list[dict[str, Any]]:
-        """What is queued, once something is: waits while nothing is."""
-        while not self.outbox:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self.take()
+    def queued(self) -> asyncio.Future[None]:
+        """Done once something is queued: its sender awaits it while :attr:`outbox` is empty,
+        then :meth:`take` s. A future rather than a coroutine: a socket's sender waits for
+        most of its life, and what it waits in lives as long (a coroutine per wait was one
+        more object for the garbage collector to look at, per frame of every socket)."""
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+        return waiter
 
 
 OVERFLOWS_BEFORE_CLOSE = 3

@@ -230,7 +230,9 @@ async def _pump_batches(
     watch: SendWatch,
 ) -> None:
     while True:
-        batch = await connection.next_batch()
+        while not connection.outbox:
+            await connection.queued()
+        batch = connection.take()
         if connection.changes and len(batch) > 1:
             batch = merge_queued(batch)
         texts: list[str] = []
