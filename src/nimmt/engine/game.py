@@ -414,7 +414,7 @@ class Game:
             self._events.append(ChoiceWithdrawn(seat))
         self._chosen[seat] = card
         self._events.append(CardChosen(seat))
-        if all(chosen is not None for chosen in self._chosen):
+        if None not in self._chosen:
             cards = tuple(chosen for chosen in self._chosen if chosen is not None)
             self._reveal(cards, row=None)
 

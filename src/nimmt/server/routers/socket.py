@@ -120,12 +120,14 @@ async def table_socket(
                 connection.send(error_message(RATE_LIMITED))
                 continue
             text = message.get("text")
-            raw: bytes = (message.get("bytes") or b"") if text is None else text.encode("utf-8")
-            if len(raw) > settings.max_message_bytes:  # refused unread: nothing changes
-                connection.send(error_message(_too_large(settings.max_message_bytes)))
-                continue
-            if text is None:
-                text = raw.decode("utf-8", "replace")
+            # A character is at most 4 bytes of UTF-8: a short text needs no counting.
+            if text is None or 4 * len(text) > settings.max_message_bytes:
+                raw: bytes = (message.get("bytes") or b"") if text is None else text.encode()
+                if len(raw) > settings.max_message_bytes:  # refused unread: nothing changes
+                    connection.send(error_message(_too_large(settings.max_message_bytes)))
+                    continue
+                if text is None:
+                    text = raw.decode("utf-8", "replace")
             await handle_message(service, connection, text)
     finally:
         await service.disconnect(connection)
