@@ -234,23 +234,9 @@ async def _pump_batches(
     while True:
         while not connection.outbox:
             await connection.queued()
-        batch = connection.take()
-        if connection.changes and len(batch) > 1:
-            batch = merge_queued(batch)
-        texts: list[str] = []
-        closing = False
-        for index, message in enumerate(batch):
-            if message is TOO_SLOW:
-                closing = True
-                break
-            if message is RESYNC:
-                if any(later.get("type") == "state" for later in batch[index + 1 :]):
-                    continue  # a whole state made since the overflow follows: it is the resync
-                fresh = await service.fresh_state(connection)
-                if fresh is None:
-                    continue
-                message = fresh
-            texts.append(encode(message))
+        # The batch and its frames die here, not at the next batch: a socket waits for most
+        # of its life, and what its sender's frame holds meanwhile the collector looks at.
+        texts, closing = await _texts(connection, service, connection.take())
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
         watch.sending(task)
@@ -267,6 +253,28 @@ async def _pump_batches(
         if closing:
             await _close_too_slow(websocket)
             return
+
+
+async def _texts(
+    connection: Connection, service: GameService, batch: list[dict[str, Any]]
+) -> tuple[list[str], bool]:
+    """The JSON texts to send for what was queued (a run of changes merged into one), a fresh
+    ``state`` where the queue overflowed; whether the connection is to be closed after them."""
+    if connection.changes and len(batch) > 1:
+        batch = merge_queued(batch)
+    texts: list[str] = []
+    for index, message in enumerate(batch):
+        if message is TOO_SLOW:
+            return texts, True
+        if message is RESYNC:
+            if any(later.get("type") == "state" for later in batch[index + 1 :]):
+                continue  # a whole state made since the overflow follows: it is the resync
+            fresh = await service.fresh_state(connection)
+            if fresh is None:
+                continue
+            message = fresh
+        texts.append(encode(message))
+    return texts, False
 
 
 async def _close_too_slow(websocket: WebSocket) -> None:
