@@ -122,12 +122,13 @@ class News:
         if told is None or told.seat != seat:
             return self.whole_for(connection)
         public, own = self._parts(seat)
-        version, table, public_before, own_before = told.version, told.table, told.public, told.own
+        version_before, table_before = told.version, told.table
+        public_before, own_before = told.public, told.own
         own_changed = {} if own is own_before else self._changed_since(own_before, own)
         shown, _, wire = self._events_for(seat)
         key = (
-            version,
-            id(table),
+            version_before,
+            id(table_before),
             id(public_before),
             (seat, id(own_before)) if own_changed else None,
             shown,
@@ -138,13 +139,13 @@ class News:
         message: dict[str, Any] = {"type": "change", "version": self.table.version}
         if wire:
             message["events"] = wire
-        table_changed = self._changed_since(table, self.summary)
+        table_changed = self._changed_since(table_before, self.summary)
         if table_changed:
             message["table"] = table_changed
         view_changed = {**self._changed_since(public_before, public), **own_changed}
         if view_changed:
             message["view"] = view_changed
-        nothing = len(message) == 2 and version == self.table.version
+        nothing = len(message) == 2 and version_before == self.table.version
         frame = self._changes[key] = None if nothing else Frame(message)
         return frame
 
