@@ -269,7 +269,7 @@ def _share(
     table: LiveTable,
     part: str | int,
     now: dict[str, Any],
-    diffs: dict[int, dict[str, Any]] | None = None,
+    diffs: dict[int, dict[str, Any]],
 ) -> dict[str, Any]:
     """``now``, a new part of ``table``'s news, with each value equal to the one told last in
     that part replaced by that very object, and kept as the part told last; what differs from
@@ -292,8 +292,7 @@ def _share(
                 now[key] = old
             else:
                 changed[key] = value
-        if diffs is not None:
-            diffs[id(before)] = changed
+        diffs[id(before)] = changed
     table.shown[part] = now
     return now
 
