@@ -216,6 +216,8 @@ class LiveTable:
     code: str
     created_at: datetime
     seats: list[SeatRecord]
+    """Replaced by a new list when a seat changes, never changed in place: :attr:`full` and
+    :attr:`has_people` are worked out once per list."""
     game_number: int = 1
     game: Game = field(init=False)
     version: int = 0
@@ -263,6 +265,8 @@ class LiveTable:
     """Each seat's own part as the engine gave it when :attr:`shown` took that seat's part:
     while the engine gives the same object (:meth:`~nimmt.engine.Game.own_cards`), what is
     told is the same."""
+    _facts: tuple[list[SeatRecord], bool, bool] | None = field(default=None, init=False, repr=False)
+    """The seats :meth:`_seat_facts` looked at last, and what it found."""
 
     def __post_init__(self) -> None:
         self.game = Game(len(self.seats))
@@ -271,12 +275,25 @@ class LiveTable:
     @property
     def full(self) -> bool:
         """Every human seat is taken (no cards are dealt before)."""
-        return all(seat.kind == "bot" or seat.token_hash is not None for seat in self.seats)
+        return self._seat_facts()[1]
 
     @property
     def has_people(self) -> bool:
         """Somebody still plays here; a table everybody left stops (its bots wait)."""
-        return any(seat.kind == "human" for seat in self.seats)
+        return self._seat_facts()[2]
+
+    def _seat_facts(self) -> tuple[list[SeatRecord], bool, bool]:
+        """The seats with :attr:`full` and :attr:`has_people`, worked out once for each list
+        of seats (both are asked several times after every change; the seats rarely change)."""
+        facts = self._facts
+        seats = self.seats
+        if facts is None or facts[0] is not seats:
+            facts = self._facts = (
+                seats,
+                all(seat.kind == "bot" or seat.token_hash is not None for seat in seats),
+                any(seat.kind == "human" for seat in seats),
+            )
+        return facts
 
     @property
     def finished(self) -> bool:
@@ -421,7 +438,9 @@ class LiveTable:
             self.pending_events.append(SeatLeft(action.seat, old.name or "", bot))
             self.rematch_votes.discard(action.seat)  # a newcomer decides for themselves
             self.pending_events.extend(self.stand_ins.seat_left(action.seat))
-        self.seats[action.seat] = new
+        seats = list(self.seats)
+        seats[action.seat] = new
+        self.seats = seats
 
     def note_change(self) -> None:
         """Collect the engine's new events and see whether a new decision began."""
