@@ -57,4 +57,4 @@ def total_bullheads(cards: Iterable[int]) -> int:
     >>> total_bullheads([12, 14, 15, 21, 26])
     6
     """
-    return sum(BULLHEADS[card] for card in cards)
+    return sum(map(BULLHEADS.__getitem__, cards))
