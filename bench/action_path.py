@@ -11,6 +11,8 @@ the database's write thread) divided by the people's accepted actions; ``loop_cp
 the event loop's thread alone. With ``bench/socket_floor.py`` (the web stack alone) it accounts
 for ``bench/load.py``'s ``server CPU per action``. ``--profile FILE`` runs the window under
 cProfile (the event loop's thread) and writes the profile there: the figures are then slower.
+``host_pace_ms``: the host's pace through the window (``bench/load.py``'s, from
+``bench/engine.py``'s ``PaceProbe``): the same code spends more CPU per action on a slower host.
 Prints one JSON line (``--json``) or a short table.
 """
 
@@ -30,6 +32,7 @@ from typing import Any
 
 import uvloop
 
+from engine import PaceProbe
 from nimmt.server import serialize
 from nimmt.server.app import GC_THRESHOLDS
 from nimmt.server.service import GameService
@@ -111,6 +114,7 @@ async def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         for people in tables
     ]
     everybody = [person for people in tables for person in people]
+    pace = PaceProbe()
     try:
         await asyncio.sleep(WARM_UP)
         profiler = cProfile.Profile() if args.profile else None
@@ -123,10 +127,12 @@ async def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
-        window = time.monotonic() - started
+        ended = time.monotonic()
+        window = ended - started
         cpu, loop = time.process_time() - cpu_before, time.thread_time() - loop_before
         actions = sum(person.actions for person in everybody) - before
     finally:
+        pace.stop()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -140,6 +146,7 @@ async def run(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
         "cpu_per_action_ms": round(1000 * cpu / actions, 3) if actions else None,
         "loop_cpu_per_action_ms": round(1000 * loop / actions, 3) if actions else None,
         "cores_used": round(cpu / window, 2),
+        "host_pace_ms": pace.median(started, ended),
     }
 
 

@@ -30,7 +30,11 @@ generator kept busy during the window (``server_cores_used``, ``load_cores_used`
 of the machine's CPU time that its hypervisor gave to other machines during the window
 (``steal_share``, from ``/proc/stat``; ``null`` where the system does not count it). On a shared
 virtual machine the steal varies from run to run, and with it the latency's tail: a core taken
-away for some milliseconds stalls every table it was serving.
+away for some milliseconds stalls every table it was serving. And the host's pace through the
+window (``host_pace_ms``: the median CPU time of a fixed piece of the rules engine's work, sampled
+about five times a second in a process of its own, ``bench/engine.py``'s ``PaceProbe``; lower is
+quicker): the same code spends more CPU per action while the host is slower, with or without
+steal counted, so compare runs made at like paces.
 
 Latency. From just before the action is written to the socket until that person's socket
 receives the ``state`` that shows it accepted. Each person's socket asks for ``events=changes``,
@@ -118,6 +122,7 @@ import psutil  # type: ignore[import-untyped]  # no stubs among the dependencies
 
 import load_server
 import throwaway
+from engine import PaceProbe
 from load_people import Person, Stats, Table, ms, percentile
 from load_server import (
     PEOPLE,
@@ -169,6 +174,7 @@ class Run:
         self.tables: list[Table] = []
         self.tasks: list[asyncio.Task[None]] = []
         self.other_trees: dict[str, ProcessTree] = {}
+        self.pace = PaceProbe()
 
     @property
     def people(self) -> Iterator[Person]:
@@ -303,9 +309,11 @@ class Run:
         metrics_before = await self.scrape(client)
         self.server.profile(signal.SIGUSR1)
         stats.window_start = time.perf_counter()
+        opened = time.monotonic()
         progress(f"measuring for {args.seconds:g} s")
         await asyncio.sleep(args.seconds)
         stats.window_end = time.perf_counter()
+        closed = time.monotonic()
         self.server.profile(signal.SIGUSR2)
         cpu_after, loop_after = self.cpu_snapshot(), self.server.loop_cpu()
         load_after = psutil.Process().cpu_times()
@@ -393,6 +401,7 @@ class Run:
             "load_avg_before": [round(value, 2) for value in load_avg_before],
             "load_avg_after": [round(value, 2) for value in load_avg_after],
             "steal_share": steal_share(machine_before, machine_after),
+            "host_pace_ms": self.pace.median(opened, closed),
             "server_cores_used": round(server_cpu / window, 2),
             "load_cores_used": round(load_cpu / window, 2),
             "loop_lag_p99_ms": ms(percentile(stats.loop_lags, 0.99)),
@@ -544,6 +553,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         server.start(timeout=max(5.0, min(60.0, deadline - time.monotonic() - args.seconds)))
         progress("server ready")
         run = Run(args, server, db_url)
+        stack.callback(run.pace.stop)
         run.other_trees = trees
         return run_async(run.run(deadline))
 

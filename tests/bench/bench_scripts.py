@@ -39,3 +39,9 @@ def refused(script: str, *arguments: str, timeout: float = 60) -> str:
     assert result.returncode != 0 and result.stderr.startswith("error: "), result.stderr
     assert "Traceback" not in result.stderr
     return result.stderr
+
+
+def is_host_pace(pace: object) -> bool:
+    """A run's ``host_pace_ms``: the median of the probe's samples in the window, a CPU time
+    in milliseconds."""
+    return isinstance(pace, int | float) and not isinstance(pace, bool) and 0 < pace < 10_000

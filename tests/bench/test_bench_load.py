@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from tests.bench.bench_scripts import BENCH, json_line
+from tests.bench.bench_scripts import BENCH, is_host_pace, json_line
 
 SCRIPT = BENCH / "load.py"
 
@@ -52,6 +52,7 @@ def test_load_bench_prints_one_json_line() -> None:
     assert 0 <= figures["gc_pause_share"] < 1 and figures["gc_long_passes"] >= 0
     steal = figures["steal_share"]  # None where the system does not count the hypervisor's
     assert steal is None or (isinstance(steal, float | int) and 0 <= steal <= 1), steal
+    assert is_host_pace(figures["host_pace_ms"]), figures["host_pace_ms"]
 
 
 @pytest.mark.parametrize(
