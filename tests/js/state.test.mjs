@@ -19,6 +19,7 @@ import {
   seatStateKey,
   seatSummaries,
   seatsOver,
+  sendPendingCard,
   shouldSummarize,
   speedFrom,
   stateKeyAtReveal,
@@ -138,16 +139,30 @@ describe("applying a state", () => {
 
   test("a sent card stays chosen until a state confirms it or it left the hand", () => {
     const s = createState("ABC123");
-    s.pendingCard = 17;
     applyStateMessage(s, { version: 1, you: { seat: 0 }, view: choosingView() });
+    sendPendingCard(s, 17);
+    applyStateMessage(s, { version: 1, you: { seat: 0 }, view: choosingView({ has_chosen: [false, true, true] }) });
     assert.equal(s.pendingCard, 17);
     assert.equal(chosenCard(s), 17);
     applyStateMessage(s, { version: 2, you: { seat: 0 }, view: choosingView({ chosen_card: 17 }) });
     assert.equal(s.pendingCard, null);
     assert.equal(chosenCard(s), 17);
-    s.pendingCard = 3;
+    sendPendingCard(s, 3);
     applyStateMessage(s, { version: 3, you: { seat: 0 }, view: choosingView({ hand: [17, 42] }) });
     assert.equal(s.pendingCard, null);
+  });
+
+  test("a sent card is forgotten when the next round deals the same number again", () => {
+    // The round's last card resolves and the next round is dealt in one change: the card
+    // is back in the new hand, not chosen, and the page must ask for a card again.
+    const s = createState("ABC123");
+    const lastTurn = { turn: 10, hand: [17], legal_cards: [17] };
+    applyStateMessage(s, { version: 1, you: { seat: 0 }, table: { game: 1 }, view: choosingView(lastTurn) });
+    sendPendingCard(s, 17);
+    const dealt = { round: 2, turn: 1, has_chosen: [false, false, false], waiting_for: [0, 1, 2] };
+    applyStateMessage(s, { version: 2, you: { seat: 0 }, table: { game: 1 }, view: choosingView(dealt) });
+    assert.equal(s.pendingCard, null);
+    assert.equal(chosenCard(s), null);
   });
 
   test("the sheet opens when the game ends and closes on a new game", () => {

@@ -26,6 +26,7 @@ export function createState(code, { token = null, joinName = "", speed = 1 } = {
     view: null,
     fatal: null, // an error code that ends this page (table_not_found, forbidden_origin)
     pendingCard: null, // the card sent and not yet confirmed by a state
+    pendingTurn: null, // the turn it was sent in (turnKey): a later turn forgets it
     outbox: null, // an action made while the connection was lost
     sheetOpen: false,
     joinName,
@@ -168,6 +169,15 @@ export const lowestFirst = (cards) =>
 /** The card this page shows as chosen: the one just sent, else the server's. */
 export const chosenCard = (s) => s.pendingCard ?? (s.view ? s.view.chosen_card : null);
 
+/** Which turn of which game `view` shows: a card sent in one turn means nothing in the next. */
+export const turnKey = (s) => (s.view ? `${s.table ? s.table.game : ""}/${s.view.round}/${s.view.turn}` : null);
+
+/** The card just sent: shown as chosen until a state confirms it or the turn moves on. */
+export function sendPendingCard(s, card) {
+  s.pendingCard = card;
+  s.pendingTurn = turnKey(s);
+}
+
 /** Forget the seat in the model (the caller forgets the stored token and the socket's). */
 export function clearSeat(s) {
   s.token = null;
@@ -193,7 +203,10 @@ export function applyStateMessage(s, message) {
   s.table = message.table || s.table;
   s.view = message.view || null;
   if (s.pendingCard !== null && s.view) {
-    if (s.view.chosen_card === s.pendingCard || !s.view.hand.includes(s.pendingCard)) s.pendingCard = null;
+    // Confirmed, gone from the hand, or the turn moved on: the last card of a round resolves
+    // and the next round is dealt in one change, which may deal the same number again.
+    const settled = s.view.chosen_card === s.pendingCard || !s.view.hand.includes(s.pendingCard);
+    if (settled || turnKey(s) !== s.pendingTurn) s.pendingCard = null;
   }
   // The game ended, or the page opens on a finished game: the final sheet (winners, record, and
   // the agreement to play again) shows itself.

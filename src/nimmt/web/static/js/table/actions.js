@@ -9,7 +9,7 @@
 import { api, apiErrorText, tokenKey } from "../api.js";
 import { safeSet, t } from "../i18n.js";
 import { NAME_MAX, cleanName, nameProblem } from "../names.js";
-import { chosenCard, clearSeat, isSeated, mySeat, outboxStillValid } from "../kit/state.js";
+import { chosenCard, clearSeat, isSeated, mySeat, outboxStillValid, sendPendingCard } from "../kit/state.js";
 import { cardStandsFor } from "./absence.js";
 
 export function createActions(ctx) {
@@ -54,7 +54,7 @@ export function createActions(ctx) {
       send({ type: "retract" });
       say.announce(t("table.you_took_back", { card }));
     } else {
-      s.pendingCard = card;
+      sendPendingCard(s, card);
       const sent = send({ type: "play", card });
       say.announce(sent ? t("table.you_chose", { card }) : t("table.unsent_card", { card }));
     }
