@@ -256,6 +256,10 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
+MAX_ROW_ID = 2**63 - 1
+"""The largest row id SQLite and PostgreSQL's ``bigint`` hold."""
+
+
 def encode_cursor(created_at: datetime, table_id: int) -> str:
     """The lobby's page cursor: where the last line shown sorts (its creation, then its id)."""
     text = f"{as_utc(created_at).isoformat()}|{table_id}"
@@ -271,7 +275,10 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
         moment = datetime.fromisoformat(moment_text)
         if moment.tzinfo is None or not id_text.isdigit() or not id_text.isascii():
             raise ValueError
-        return moment, int(id_text)
+        table_id = int(id_text)
+        if table_id > MAX_ROW_ID:  # no row has it; the database could not even compare it
+            raise ValueError
+        return moment, table_id
     except ValueError:  # binascii.Error and UnicodeError are ValueErrors too
         raise ValueError(f"malformed cursor {cursor[:40]!r}") from None
 
