@@ -170,6 +170,8 @@ class GuardedHttp(HttpToolsProtocol):
         self.guard = guard()
         self._header_timer: asyncio.TimerHandle | None = None
         self._header_bytes = 0
+        self._header_tail = b""
+        """The last bytes of the headers so far: where a read's first bytes may end them."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -184,6 +186,7 @@ class GuardedHttp(HttpToolsProtocol):
     def _await_headers(self) -> None:
         self._cancel_header_timer()
         self._header_bytes = 0
+        self._header_tail = b""
         self.guard.sending_headers(self.transport)
         self._header_timer = self.loop.call_later(self.guard.header_timeout, self._too_slow)
 
@@ -202,15 +205,26 @@ class GuardedHttp(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         if self._header_timer is not None:  # still in the request line and headers
-            self._header_bytes += len(data)
-            if self._header_bytes > MAX_HEADER_BYTES:
+            if self._header_bytes + len(data) > MAX_HEADER_BYTES and not self._headers_end_in(data):
                 self._cancel_header_timer()
                 CONNECTIONS_CLOSED.labels("headers_too_large").inc()
                 self.guard.release(self.transport)
                 self.transport.write(TOO_LARGE)
                 self.transport.close()
                 return
+            self._header_bytes += len(data)
+            self._header_tail = (self._header_tail + data[-3:])[-3:]
         super().data_received(data)
+
+    def _headers_end_in(self, data: bytes) -> bool:
+        """The headers end in ``data`` within :data:`MAX_HEADER_BYTES`: a read may hold the
+        end of the headers and a body, whose bytes are not the headers' (the body's limit is
+        the app's :class:`~nimmt.server.security.BodyLimit`)."""
+        seen = self._header_tail + data
+        end = seen.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        return self._header_bytes + end + 4 - len(self._header_tail) <= MAX_HEADER_BYTES
 
     def on_headers_complete(self) -> None:
         self._cancel_header_timer()

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import resource
+import socket
 import subprocess
 import time
 import urllib.request
@@ -132,5 +133,40 @@ def test_the_host_rule_on_a_real_socket(tmp_path: Path) -> None:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 400
         assert json.loads(refused.value.read())["error"]["code"] == "bad_host"
+    finally:
+        stop_server(served)
+
+
+def _raw_request(port: int, request: bytes) -> bytes:
+    """``request`` written in one go on a fresh connection; what the server answers, whole."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_the_header_limit_counts_headers_not_the_body_read_with_them(tmp_path: Path) -> None:
+    served = serve_with_few_files(tmp_path)
+    host = f"127.0.0.1:{served.port}"
+    try:
+        # A record of 40 KB (under the replay's 256 KiB) sent with its headers in one write:
+        # the server reads it, finds it no game record, and says so.
+        body = json.dumps({"format": "6nimmt-record", "padding": "x" * 40_000}).encode()
+        head = (
+            f"POST /api/replay HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            "Connection: close\r\n\r\n"
+        )
+        answer = _raw_request(served.port, head.encode() + body)
+        status_line, _, rest = answer.partition(b"\r\n")
+        assert status_line == b"HTTP/1.1 422 Unprocessable Entity"
+        assert json.loads(rest.partition(b"\r\n\r\n")[2])["error"]["code"] == "bad_record"
+        # Headers themselves over 32 KiB are still refused.
+        flood = f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nX-Pad: {'y' * 40_000}\r\n\r\n"
+        assert _raw_request(served.port, flood.encode()).startswith(b"HTTP/1.1 431 ")
+        assert healthz(served.port) == 200
+        assert "Traceback" not in served.log.read_text()
     finally:
         stop_server(served)
