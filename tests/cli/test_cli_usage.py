@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -83,3 +84,29 @@ def test_help_pages_show_no_internal_type_names(command: list[str]) -> None:
         "serve": ("ADDRESS", "PORT", "URL"),
     }.get(" ".join(command), ()):
         assert f" {metavar} " in text, metavar
+
+
+def test_failures_no_command_foresaw_are_one_line_too(tmp_path: Path) -> None:
+    # A record nested past Python's recursion limit, standard input closed, output that
+    # cannot be written, a link the URL parser refuses: each one `error:` line, exit 1.
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    example = Path(__file__).parents[1] / "records" / "golden" / "worked_example.json"
+    with open("/dev/full", "w") as full:
+        unwritable = subprocess.run(
+            [NIMMT, "replay", str(example), "--json"],
+            stdout=full, stderr=subprocess.PIPE, text=True, check=False,
+        )  # fmt: skip
+    closed = subprocess.run(
+        [NIMMT, "replay", "-"], capture_output=True, text=True, check=False,
+        stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0),
+    )  # fmt: skip
+    failures = {
+        "the input is nested too deeply to read": nimmt("replay", str(deep)).stderr,
+        "No space left on device": unwritable.stderr,
+        "standard input is closed": closed.stderr,
+        "Invalid IPv6 URL": nimmt("bot", "http://[::1").stderr,
+    }
+    for said, stderr in failures.items():
+        assert stderr == f"error: {said}\n"
+    assert unwritable.returncode == closed.returncode == 1

@@ -6,6 +6,7 @@ status 1 (:func:`fail`); never a traceback. ``nimmt`` alone prints the help.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated, Any
 
@@ -118,4 +119,28 @@ def main() -> None:
         hint = f" (see `{context.command_path} --help`)" if context is not None else ""
         typer.echo(f"error: {message}{hint}", err=True)
         sys.exit(getattr(error, "exit_code", 2))
+    except KeyboardInterrupt:
+        typer.echo("error: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except RecursionError:
+        typer.echo("error: the input is nested too deeply to read", err=True)
+        sys.exit(1)
+    except Exception as error:
+        # What no command foresaw (a file that cannot be written, an odd input a reader let
+        # through) is still one line; NIMMT_DEBUG=1 shows where it came from.
+        if os.environ.get("NIMMT_DEBUG"):
+            raise
+        typer.echo(f"error: {unforeseen(error)}", err=True)
+        sys.exit(1)
     sys.exit(status if isinstance(status, int) else 0)
+
+
+def unforeseen(error: BaseException) -> str:
+    """A failure no command foresaw, in one line: what the system or the library said."""
+    if sys.stdin is None and isinstance(error, AttributeError):
+        return "standard input is closed"
+    if isinstance(error, OSError) and error.strerror:
+        where = f": {error.filename}" if error.filename else ""
+        return f"{error.strerror}{where}"
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
