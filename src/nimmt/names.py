@@ -4,8 +4,10 @@ A name is trimmed, its runs of white space folded into one space, and kept in Un
 form (NFC). It is refused (:class:`BadNameError`) when it is empty, longer than :data:`NAME_MAX`
 characters as people count them (grapheme clusters: an emoji is one), or when it holds an
 invisible or unprintable character (:data:`REFUSED_CATEGORIES`) other than folded white space
-and the joiners that emoji sequences are made of (:data:`EMOJI_FORMAT`). Two names of one table
-are alike when they differ only in letter case (:func:`name_key`).
+and the joiners that emoji sequences are made of (:data:`EMOJI_FORMAT`), when nothing of it
+shows (no letter, digit, punctuation or symbol but blank ones), or when it is made of more than
+:data:`NAME_MAX_CODE_POINTS` code points. Two names of one table are alike when they differ
+only in letter case, joiners or variation selectors (:func:`name_key`).
 
 >>> clean_name("  Zoe\\u0308   Ana ")
 'Zoë Ana'
@@ -24,6 +26,16 @@ import regex
 
 NAME_MAX = 24
 """The most characters (grapheme clusters) in a name."""
+NAME_MAX_CODE_POINTS = 40
+"""The most code points in a name, what the database keeps of one: a character may be made of
+several (👍🏽 of two, 👩‍👩‍👧‍👦 of seven), so a name of many emoji sequences is shorter than
+:data:`NAME_MAX`; and no character is a pile of accents."""
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters Unicode counts as letters or symbols that show nothing (the Hangul fillers, the
+blank Braille pattern)."""
+SHOWN_CATEGORIES = frozenset("LNPS")
+"""Letters, numbers, punctuation and symbols (the first letter of a Unicode category): a name
+needs one of them that is not blank, or it shows nothing."""
 
 FOLDED_SPACE = " \t\n\r\v\f"
 """White space a form may let through: folded into one space like any run of spaces."""
@@ -36,6 +48,10 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format, surrogate, private-use and unassigned characters, and line or paragraph
 separators: invisible or unprintable, they would let two names look alike or break a line."""
 GRAPHEME = regex.compile(r"\X")
+IGNORED_IN_KEY = EMOJI_FORMAT | {chr(code) for code in range(0xFE00, 0xFE10)}
+"""What two names alike may differ in: the joiners and the variation selectors, which change
+how a character is drawn, not which it is ("Ana" and "Ana" with a joiner after it look the
+same)."""
 
 
 class BadNameError(ValueError):
@@ -67,14 +83,24 @@ def clean_name(name: object) -> str:
     cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned:
         raise BadNameError("please give a name")
+    if not any(
+        unicodedata.category(char)[0] in SHOWN_CATEGORIES and char not in BLANK_LETTERS
+        for char in cleaned
+    ):
+        raise BadNameError("a name needs a letter, a digit or a symbol that shows")
     if name_length(cleaned) > NAME_MAX:
         raise BadNameError(f"a name has at most {NAME_MAX} characters")
+    if len(cleaned) > NAME_MAX_CODE_POINTS:
+        raise BadNameError(
+            f"that name is too long: at most {NAME_MAX_CODE_POINTS} code points (an emoji may"
+            " take several)"
+        )
     return cleaned
 
 
 def name_key(name: str) -> str:
     """What two names alike have in common: a clean name in any letter case."""
-    return name.casefold()
+    return "".join(char for char in name if char not in IGNORED_IN_KEY).casefold()
 
 
 def clean_names(names: Iterable[object]) -> list[str]:
