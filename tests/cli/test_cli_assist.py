@@ -266,3 +266,18 @@ def test_the_assistant_loads_no_bots_and_no_web_stack() -> None:
     loaded: list[str] = json.loads(result.stderr.strip().splitlines()[-1])
     assert "nimmt.assist" in loaded
     assert [name for name in loaded if name.split(".")[0] in heavy or name in heavy] == []
+
+
+def test_an_existing_record_is_kept_unless_forced(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("last week's game", encoding="utf-8")
+    refused = run_assist(["1 2 3 4"], record)
+    assert refused.returncode == 1
+    assert refused.stderr == f"error: {record} exists; use --force to overwrite it\n"
+    assert record.read_text(encoding="utf-8") == "last week's game"
+    forced = subprocess.run(
+        [str(NIMMT), "assist", "--players", ",".join(NAMES), "--record", str(record), "--force"],
+        input="1 2 3 4\n", capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert forced.returncode == 0, forced.stderr
+    assert json.loads(record.read_text(encoding="utf-8"))["format"] == "6nimmt-record"

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from nimmt.cli.errors import fail
+from nimmt.cli.errors import check_record_target, fail
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.exits import EXIT_INTERRUPTED
 
@@ -56,6 +56,12 @@ def assist(
             help="Write the game record (JSON) to FILE at the end, or when input ends.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", metavar="", help="Let --record overwrite a FILE that already exists."
+        ),
+    ] = False,
 ) -> None:
     """Assist a game played with a real deck: enter the cards, nimmt places and scores them.
 
@@ -68,10 +74,7 @@ def assist(
     from nimmt.terminal.assist import AssistSession
 
     names = player_names(players)
-    if record is not None and not record.parent.is_dir():
-        fail(f"cannot write the record to {record}: no such directory {record.parent}")
-    if record is not None and record.is_dir():
-        fail(f"cannot write the record to {record}: it is a directory")
+    check_record_target(record, force=force)
 
     console = Console(highlight=False)
     echo = not sys.stdin.isatty()

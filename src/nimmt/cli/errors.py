@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -11,3 +12,16 @@ def fail(message: str) -> NoReturn:
     """Print ``error: message`` on standard error and exit with status 1."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(1)
+
+
+def check_record_target(record: Path | None, *, force: bool) -> None:
+    """Refuse (:func:`fail`) a ``--record FILE`` that cannot be written, or that exists and
+    ``--force`` was not given: a game's record is never lost to the next game's."""
+    if record is None:
+        return
+    if not record.parent.is_dir():
+        fail(f"cannot write the record to {record}: no such directory {record.parent}")
+    if record.is_dir():
+        fail(f"cannot write the record to {record}: it is a directory")
+    if record.exists() and not force:
+        fail(f"{record} exists; use --force to overwrite it")

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from nimmt.cli.arena import DEFAULT_MOVE_TIME, MoveTimeOption, check_move_time
-from nimmt.cli.errors import fail
+from nimmt.cli.errors import check_record_target, fail
 from nimmt.cli.stopping import stop_on_signals
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.terminal import DEFAULT_DELAY
@@ -119,12 +119,7 @@ def play(
         fail("give --fast or --delay, not both")
     if delay is not None and not 0 <= delay <= MAX_DELAY:
         fail(f"--delay must be between 0 and {MAX_DELAY:g} seconds")
-    if record is not None and not record.parent.is_dir():
-        fail(f"cannot write the record to {record}: no such directory {record.parent}")
-    if record is not None and record.is_dir():
-        fail(f"cannot write the record to {record}: it is a directory")
-    if record is not None and record.exists() and not force:
-        fail(f"{record} exists; use --force to overwrite it")
+    check_record_target(record, force=force)
     console = Console(highlight=False)
     if delay is None:
         delay = 0.0 if fast or not console.is_terminal else DEFAULT_DELAY
