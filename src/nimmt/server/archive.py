@@ -30,13 +30,15 @@ async def game_record(book: TableBook, code: str, game: int | None = None) -> di
                     "game_not_found", f"Table {table.code} has no game {number}.", 404
                 )
             return table.record()  # nothing is hidden at a real table: at any time
-        names = [seat.name or f"Seat {seat.seat + 1}" for seat in table.seats]
         played, source = table.game, table
         if number != table.game_number:
             actions = await book.read(book.storage.load_actions, table.code, number)
             earlier = LiveTable(table.code, table.created_at, list(table.seats))
             earlier.replay(actions, table.version)
             played, source = earlier.game, earlier
+        # Whoever played it, as the game ended: a seat left since then does not rewrite it.
+        seats = source.seats_at_end or table.seats
+        names = [seat.name or f"Seat {seat.seat + 1}" for seat in seats]
         if played.phase is not Phase.GAME_OVER:
             raise ServiceError(
                 "game_not_finished",
@@ -46,7 +48,7 @@ async def game_record(book: TableBook, code: str, game: int | None = None) -> di
         meta = {
             "table": table.code,
             "game": number,
-            "bots": {str(seat.seat): seat.bot for seat in table.seats if seat.bot},
+            "bots": {str(seat.seat): seat.bot for seat in seats if seat.bot},
         }
         stand_ins = source.stand_ins.history
         if stand_ins:  # who played an absent person's seat, from which round and turn

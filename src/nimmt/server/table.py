@@ -256,6 +256,9 @@ class LiveTable:
     """The parts of the last news told here (``"table"``: the summary, ``"public"``: the view's
     public part, a seat: its own part), kept so that the next news reuses each value that did
     not change (:func:`nimmt.server.publisher.News`)."""
+    seats_at_end: list[SeatRecord] | None = None
+    """:attr:`seats` as the current game ended (``None`` while it runs): its record names
+    whoever played it, also after one of them has left the table."""
     created_text: str | None = None
     """:attr:`created_at` as the wire writes it, once (every summary holds it)."""
     seats_told: tuple[Any, list[dict[str, Any]]] | None = None
@@ -388,6 +391,7 @@ class LiveTable:
         if action.kind == ActionKind.REMATCH:
             self.game_number = action.game
             self.game = Game(len(self.seats))
+            self.seats_at_end = None
             self.events_seen = 0
             self.history.clear()
             self.rematch_votes.clear()
@@ -448,6 +452,8 @@ class LiveTable:
         self.pending_events.extend(game.events_after(self.events_seen))
         self.events_seen = game.event_count
         self.history.append((self.version, list(self.pending_events)))
+        if self.seats_at_end is None and game.phase is Phase.GAME_OVER:
+            self.seats_at_end = self.seats
         key = self._key()
         if key != self.decision_key:
             self.decision_key = key
@@ -471,6 +477,7 @@ class LiveTable:
         and set the table at ``version``. The seats are left as they are (the stored ones)."""
         seats = list(self.seats)
         self.game = Game(len(self.seats))
+        self.seats_at_end = None
         self.events_seen = 0
         self.version = 0
         self.decision_version = 0

@@ -259,3 +259,13 @@ def test_rematch_starts_a_new_game_with_the_same_seats(make_client) -> None:  # 
     assert unfinished.status_code == 409
     assert unfinished.json()["error"]["code"] == "game_not_finished"
     assert client.get(f"/api/tables/{code}/record?game=3").status_code == 404
+
+
+def test_a_finished_games_record_keeps_who_played_after_one_leaves(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = make_client(deal_seed=5)
+    code, tokens, _received = play_whole_game(client)
+    played = client.get(f"/api/tables/{code}/record").json()
+    left = client.post(f"/api/tables/{code}/leave", json={"token": tokens[0]})
+    assert left.status_code == 200, left.text
+    assert client.get(f"/api/tables/{code}").json()["seats"][0]["name"] != played["players"][0]
+    assert client.get(f"/api/tables/{code}/record").json() == played
