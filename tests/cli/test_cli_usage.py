@@ -21,6 +21,8 @@ NIMMT = str(Path(sys.executable).with_name("nimmt"))
         (["bogus"], "error: No such command 'bogus'. (see `nimmt --help`)"),
         (["replay"], "error: Missing argument 'FILE'. (see `nimmt replay --help`)"),
         (["play", "--players", "abc"], "error: Invalid value for '--players'"),
+        # A negative seed would be stored in the ladder's file and fail every later run.
+        (["ladder", "random", "greedy", "--seed", "-3"], "error: Invalid value for '--seed'"),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], message: str) -> None:

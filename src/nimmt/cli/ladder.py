@@ -66,7 +66,9 @@ def ladder(
     seed: Annotated[
         int | None,
         typer.Option(
-            metavar="SEED", help=f"Seed of the deals (default: {DEFAULT_SEED}, or the file's)."
+            metavar="SEED",
+            min=0,
+            help=f"Seed of the deals (default: {DEFAULT_SEED}, or the file's).",
         ),
     ] = None,
     file: Annotated[
