@@ -112,3 +112,12 @@ def test_failures_no_command_foresaw_are_one_line_too(tmp_path: Path) -> None:
     for said, stderr in failures.items():
         assert stderr == f"error: {said}\n"
     assert unwritable.returncode == closed.returncode == 1
+
+
+def test_jobs_never_start_more_workers_than_there_is_work() -> None:
+    from nimmt.cli.arena import worker_count
+
+    # --jobs 100000 for one deal once started processes for twenty seconds and more.
+    assert worker_count(100_000, 3) == 3
+    assert worker_count(2, 10) == 2
+    assert worker_count(None, 1) == 1

@@ -44,6 +44,14 @@ JobsOption = Annotated[
 """``--jobs`` of the commands that play many deals side by side."""
 
 
+def worker_count(jobs: int | None, work: int) -> int:
+    """How many worker processes ``--jobs`` asks for (default: the cores), never more than
+    the ``work`` there is to share out, and at least one (:func:`fail` below one)."""
+    if jobs is not None and jobs < 1:
+        fail("--jobs must be at least 1")
+    return max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), work))
+
+
 def check_move_time(move_time: float) -> None:
     """``--move-time`` as every command takes it, or one ``error:`` line."""
     if not 0 < move_time <= MAX_MOVE_TIME:
@@ -105,9 +113,6 @@ def arena(
     from nimmt.bots.external import ProgramBotError
 
     check_move_time(move_time)
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        fail("--jobs must be at least 1")
     if games is not None and games < 1:
         fail("--games must be at least 1")
     match = Match(
@@ -123,6 +128,7 @@ def arena(
         check_match(match)
     except (ArenaError, UnknownBotError) as error:
         fail(str(error))
+    workers = worker_count(jobs, match.blocks)
     if record is not None:
         try:
             record.mkdir(parents=True, exist_ok=True)

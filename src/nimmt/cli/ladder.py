@@ -9,7 +9,6 @@ file.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from nimmt.cli.arena import (
     MoveTimeOption,
     check_move_time,
     show,
+    worker_count,
 )
 from nimmt.cli.errors import fail
 from nimmt.cli.stopping import stop_on_signals
@@ -95,8 +95,7 @@ def ladder(
     from nimmt.bots.external import ProgramBotError
 
     check_move_time(move_time)
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers < 1:
+    if jobs is not None and jobs < 1:
         fail("--jobs must be at least 1")
     try:
         if file is not None and file.exists():
@@ -116,6 +115,7 @@ def ladder(
         check_ladder(current, deals)
     except (LadderError, UnknownBotError) as error:
         fail(str(error))
+    workers = worker_count(jobs, max(1, len(current.missing(deals, extend=extend))))
     if file is not None:
         _save(current, file)  # a path that cannot be written fails now, before any play
     last_save = time.monotonic()
