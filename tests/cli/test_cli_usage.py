@@ -121,3 +121,10 @@ def test_jobs_never_start_more_workers_than_there_is_work() -> None:
     assert worker_count(100_000, 3) == 3
     assert worker_count(2, 10) == 2
     assert worker_count(None, 1) == 1
+
+
+def test_a_group_without_its_command_says_what_is_missing() -> None:
+    result = nimmt("admin")
+    assert result.returncode == 2
+    assert "Usage: nimmt admin" in result.stdout  # its help, then what was wrong
+    assert result.stderr == "error: Missing command. (see `nimmt admin --help`)\n"

@@ -115,6 +115,7 @@ def main() -> None:
         sys.exit(EXIT_INTERRUPTED)
     except TyperException as error:  # Click's usage errors, as vendored by Typer
         message = error.format_message() if hasattr(error, "format_message") else str(error)
+        message = message or "Missing command."  # a group without its command: `nimmt admin`
         context = getattr(error, "ctx", None)
         hint = f" (see `{context.command_path} --help`)" if context is not None else ""
         typer.echo(f"error: {message}{hint}", err=True)
