@@ -190,6 +190,10 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
+            if error.status_code == 400:
+                # FastAPI's answer to a body it could not decode (not UTF-8, nested too
+                # deeply): the same 422 as any other body that is not JSON.
+                return _error(422, "bad_request", "The request's body is not readable JSON.")
             code = "not_found" if error.status_code == 404 else "bad_request"
             if error.status_code == 405:
                 code = "method_not_allowed"

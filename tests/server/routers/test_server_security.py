@@ -146,6 +146,19 @@ def test_a_body_over_the_limit_is_refused_and_creates_nothing(client: TestClient
     assert small.status_code == 201
 
 
+@pytest.mark.parametrize(
+    "body",
+    [b"{bad", b'{"name": "\xff\xfe"}', b'{"seats":' + b"[" * 5000 + b"]" * 5000 + b"}"],
+    ids=["not JSON", "not UTF-8", "nested too deeply"],
+)
+def test_a_body_that_is_not_readable_json_is_422_and_creates_nothing(
+    client: TestClient, body: bytes
+) -> None:
+    answer = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and error_code(answer) == "bad_request"
+    assert client.get("/api/tables").json()["tables"] == []
+
+
 def test_a_chunked_body_over_the_limit_is_refused(
     client: TestClient,
 ) -> None:
