@@ -84,7 +84,7 @@ export function renderAbsence({ status, seated, bots, words, receivedAt, send })
     }
   }
   if (!lines.length) return null;
-  // The person back at their seat reads about themselves: not "A player is away".
+  // The person back at their seat reads about themselves: not "Away from the table".
   const title = status.cardStands && lines.length === 1 ? t("absence.back_title") : t("absence.title");
   return h("section", { class: "absence", id: "absence", "aria-labelledby": "absence-title", role: "region" },
     h("h2", { id: "absence-title", class: "absence-title", text: title }), ...lines);
