@@ -251,14 +251,14 @@ class TerminalGame:
             if not answer:
                 self._explain("Type the number of one of your cards.")
                 continue
-            try:
-                card = int(answer.lstrip("#"))
-            except ValueError:
+            typed = answer.lstrip("#")
+            if not (typed.isascii() and typed.isdecimal()):  # not "1_7", "+17" or "١٧"
                 self._explain(
                     f"{answer!r} is not a card number: type one of your cards' numbers, "
                     f"or {HELP_COMMAND} for help."
                 )
                 continue
+            card = int(typed)
             if card in hand:
                 return card
             self._explain(
@@ -285,11 +285,10 @@ class TerminalGame:
             if not answer:
                 self._explain(f"Type the number of the row you take, 1 to {NUM_ROWS}.")
                 continue
-            try:
-                number = int(answer)
-            except ValueError:
+            if not (answer.isascii() and answer.isdecimal()):
                 self._explain(f"{answer!r} is not a row number: type 1, 2, 3 or 4.")
                 continue
+            number = int(answer)
             if number in choices:
                 return number - 1
             self._explain(f"There is no row {number}: the rows are numbered 1 to {NUM_ROWS}.")
