@@ -53,7 +53,7 @@ async def failing(service: GameService) -> list[str]:
     return failures
 
 
-@router.get("/readyz")
+@router.api_route("/readyz", methods=["GET", "HEAD"])
 async def readyz(request: Request) -> JSONResponse:
     service: GameService = request.app.state.service
     failures = await failing(service)

@@ -110,6 +110,10 @@ def test_readiness_beside_liveness(make_client: Callable[..., TestClient]) -> No
     ready = {"status": "ready", "database": "ok", "bus": "none", "bots": "ready"}
     # The bots' workers start beside the tables (inline bots here: at once).
     wait_until(lambda: client.get("/readyz").json() == ready)
+    # A load balancer may probe with HEAD: the same status, no body.
+    for path in ("/healthz", "/readyz"):
+        probe = client.head(path)
+        assert (probe.status_code, probe.content) == (200, b"")
 
 
 def test_the_operator_s_guide_lists_every_series(make_client: Callable[..., TestClient]) -> None:
