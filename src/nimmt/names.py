@@ -26,10 +26,9 @@ import regex
 
 NAME_MAX = 24
 """The most characters (grapheme clusters) in a name."""
-NAME_MAX_CODE_POINTS = 40
-"""The most code points in a name, what the database keeps of one: a character may be made of
-several (👍🏽 of two, 👩‍👩‍👧‍👦 of seven), so a name of many emoji sequences is shorter than
-:data:`NAME_MAX`; and no character is a pile of accents."""
+NAME_MAX_CODE_POINTS = 200
+"""The most code points in a name: a character may be made of several (👍🏽 of two, 👩‍👩‍👧‍👦 of
+seven, so 24 of those are 168), but not of a pile of accents sent in every message."""
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Characters Unicode counts as letters or symbols that show nothing (the Hangul fillers, the
 blank Braille pattern)."""
@@ -92,8 +91,8 @@ def clean_name(name: object) -> str:
         raise BadNameError(f"a name has at most {NAME_MAX} characters")
     if len(cleaned) > NAME_MAX_CODE_POINTS:
         raise BadNameError(
-            f"that name is too long: at most {NAME_MAX_CODE_POINTS} code points (an emoji may"
-            " take several)"
+            f"that name is too long: at most {NAME_MAX_CODE_POINTS} code points (a pile of"
+            " accents counts each)"
         )
     return cleaned
 
