@@ -110,7 +110,7 @@ def main() -> None:
     arguments = sys.argv[1:] or ["--help"]  # `nimmt` alone: the help, and success
     try:
         status = app(args=arguments, prog_name="nimmt", standalone_mode=False)
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C, as Click reports it or as it came
         typer.echo("error: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
     except TyperException as error:  # Click's usage errors, as vendored by Typer
@@ -120,9 +120,6 @@ def main() -> None:
         hint = f" (see `{context.command_path} --help`)" if context is not None else ""
         typer.echo(f"error: {message}{hint}", err=True)
         sys.exit(getattr(error, "exit_code", 2))
-    except KeyboardInterrupt:
-        typer.echo("error: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
     except RecursionError:
         typer.echo("error: the input is nested too deeply to read", err=True)
         sys.exit(1)

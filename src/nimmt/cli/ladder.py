@@ -95,8 +95,6 @@ def ladder(
     from nimmt.bots.external import ProgramBotError
 
     check_move_time(move_time)
-    if jobs is not None and jobs < 1:
-        fail("--jobs must be at least 1")
     try:
         if file is not None and file.exists():
             kept = load_ladder(file)

@@ -49,7 +49,7 @@ def _file(path: Path, web_dir: Path) -> Response:
     return FileResponse(path) if found else not_found_page(web_dir)
 
 
-@router.api_route("/healthz", methods=["GET", "HEAD"])  # HEAD too: load balancers probe so
+@router.api_route("/healthz", methods=["GET", "HEAD"])  # some load balancers probe with HEAD
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
