@@ -211,7 +211,10 @@ def backup(
         fail(f"there is no directory {target.parent}")
     # Written beside the target, then renamed: an interrupted backup never leaves half a file
     # under the backup's name.
-    handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as error:  # a directory this user may not write in
+        fail(f"cannot write the backup in {target.parent}: {error.strerror}")
     os.close(handle)
     try:
         tables = _copy(source, Path(partial))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import urllib.error
 from collections.abc import Callable
@@ -170,6 +171,14 @@ def test_admin_errors_are_one_line(tmp_path: Path) -> None:
     assert len(postgres.stderr.splitlines()) == 1
     negative = admin("purge", "--finished-days", "-1", "--abandoned-days", "7")
     assert negative.returncode != 0 and negative.stderr.startswith("error:")
+    # A directory nobody can write a file in (as root too: /proc).
+    source = tmp_path / "games.db"
+    sqlite3.connect(source).close()
+    unwritable = admin("backup", "/proc/games.db", "--db", f"sqlite:///{source}")
+    assert unwritable.returncode == 1
+    assert (
+        unwritable.stderr == "error: cannot write the backup in /proc: No such file or directory\n"
+    )
 
 
 @pytest.mark.parametrize("backend", ["memory", "sqlite"])
