@@ -37,11 +37,13 @@ from nimmt.server.assisted import AssistedTable
 from nimmt.server.bus import Bus, LocalBus
 from nimmt.server.errors import ServiceError
 from nimmt.server.metrics import ACTED, STORAGE_ERRORS
+from nimmt.server.serialize import error_message
 from nimmt.server.storage import (
     ActionRecord,
     CodeTakenError,
     Storage,
     StorageError,
+    TableGoneError,
     TableRecord,
     VersionConflictError,
 )
@@ -73,6 +75,12 @@ def storage_unavailable() -> ServiceError:
     return ServiceError(
         "storage_error", "The server cannot reach its database; please try again.", 503
     )
+
+
+def table_gone() -> ServiceError:
+    """The refusal at a table deleted from the database while it was held here (404, as at a
+    code that never existed)."""
+    return ServiceError("table_not_found", "This table was deleted.", 404)
 
 
 def first_line(error: BaseException) -> str:
@@ -225,13 +233,35 @@ class TableBook:
             return record.code
         raise ServiceError("busy", "No free table code was found; try again.", 503)
 
+    def forget(self, table: LiveTable) -> None:
+        """``table`` was deleted from the database under this process (``nimmt admin purge``
+        while people were at it): each listener is told so and its socket closed, as at a code
+        that never existed, and nothing more happens here (no bot moves, no retries)."""
+        if table.gone:
+            return
+        table.gone = True
+        log.warning("table %s was deleted from the database; letting it go", table.code)
+        for task in table.bot_tasks.values():
+            task.cancel()
+        table.bot_tasks.clear()
+        goodbye = error_message(table_gone())
+        for connection in table.connections:
+            connection.end(goodbye)
+        table.connections.clear()
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+            self.changed_at.pop(table.code, None)
+            self.spawn(self.bus.unsubscribe(table.code), f"unsubscribe {table.code}")
+
     async def restore(self, table: LiveTable, record: TableRecord | None = None) -> None:
         """Rebuild ``table``'s current game from the database (its stored seats, and its actions
-        replayed through the engine). Kept events let listeners hear what they missed."""
+        replayed through the engine). Kept events let listeners hear what they missed. A table
+        no longer stored is let go (:meth:`forget`): ``table_not_found``."""
         if record is None:
             record = await self.read(self.storage.load_table, table.code)
             if record is None:
-                return
+                self.forget(table)
+                raise table_gone()
         actions = await self.read(self.storage.load_actions, table.code, record.status.game)
         # Actions stored after ``record`` was read belong to a later version: leave them to the
         # next catch-up, or the game would run ahead of the version it is told with.
@@ -250,6 +280,8 @@ class TableBook:
             return
         try:
             await self.restore(table)
+        except ServiceError:
+            raise
         except Exception as error:
             raise storage_unavailable() from error
         table.needs_restore = False
@@ -320,6 +352,8 @@ class TableBook:
         this version first, the table is caught up and :class:`Behind` raised: the caller
         checks its action again. If the database refuses, the table is rebuilt from what was
         stored, so memory never runs ahead of the database."""
+        if table.gone:
+            raise table_gone()
         before_seat = table.seats[action.seat] if action.seat is not None else None
         table.apply(action)
         # The time of a person's action keeps the table in the lobby and in memory; a deal or a
@@ -339,6 +373,9 @@ class TableBook:
             self.refresh_seats(table)
             self.publish(table)
             raise Behind from None
+        except TableGoneError:
+            self.forget(table)
+            raise table_gone() from None
         except Exception as error:
             STORAGE_ERRORS.labels("write").inc()
             table.needs_restore = True

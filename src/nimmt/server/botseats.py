@@ -54,7 +54,7 @@ class BotSeats:
 
     def schedule(self, table: LiveTable) -> None:
         """Start a decision (lock held) for every bot seat the table waits for."""
-        if self.book.closed or not table.full or not table.has_people:
+        if self.book.closed or table.gone or not table.full or not table.has_people:
             return
         if table.game.phase not in (Phase.CHOOSING_CARDS, Phase.CHOOSING_ROW):
             return
@@ -106,6 +106,8 @@ class BotSeats:
             try:
                 await self.book.repair(table)
             except ServiceError:
+                if table.gone:
+                    return
                 retry = True
             if not retry and not still_waiting_for(table, seat, version):
                 self.schedule(table)
@@ -114,6 +116,8 @@ class BotSeats:
                 if not retry:
                     await self._play(table, seat, move)
             except ServiceError as error:
+                if table.gone:
+                    return  # deleted under this process: nothing more to play here
                 if error.code == "storage_error":
                     log.error("bot move at table %s not stored; will retry", table.code)
                     retry = True

@@ -78,6 +78,9 @@ RESYNC: dict[str, Any] = {"type": "resync"}
 ``state`` instead (never sent as such)."""
 TOO_SLOW: dict[str, Any] = {"type": "too_slow"}
 """Put in a connection's queue when it kept falling behind: the transport closes it."""
+GONE: dict[str, Any] = {"type": "gone"}
+"""Put last in a connection's queue when its table was deleted: the transport sends what is
+queued before it, then closes the socket as it closes one to an unknown table."""
 
 
 @dataclass(slots=True, eq=False)
@@ -139,14 +142,23 @@ class Connection:
         self.max_queue = max_queue
         self.outbox: deque[dict[str, Any]] = deque()
         self.overflows = 0
+        self.ended = False
+        """Its table is gone: the transport closes it after what is queued (:meth:`end`)."""
         self._waiter: asyncio.Future[None] | None = None
 
     @property
     def too_slow(self) -> bool:
         return self.overflows >= OVERFLOWS_BEFORE_CLOSE
 
+    def end(self, goodbye: dict[str, Any]) -> None:
+        """Send ``goodbye``, the last message: the transport then closes the socket (its table
+        is gone)."""
+        self.send(goodbye)
+        self.send(GONE)
+        self.ended = True
+
     def send(self, message: dict[str, Any]) -> None:
-        if self.too_slow:
+        if self.too_slow or self.ended:
             return  # being closed: nothing more for it
         if len(self.outbox) >= self.max_queue:
             self.outbox.clear()
@@ -240,6 +252,9 @@ class LiveTable:
     rematch_votes: set[int] = field(default_factory=set)
     """After game over: the seats whose person agreed to play again (stored ``rematch_vote``
     actions, so a restart keeps them)."""
+    gone: bool = False
+    """The table was deleted from the database under this process (:meth:`nimmt.server.book.
+    TableBook.forget`): nothing more happens here."""
     needs_restore: bool = False
     """A change was applied here but could not be stored, nor the table rebuilt (the database
     was away): it must be rebuilt before anything else happens."""

@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from tests.server.ops.deploy_doc import block, substituted
 from tests.server.server_helpers import (
     NIMMT,
     create_table,
     http,
+    receive_until,
     service_of,
     start_server,
     stop_server,
@@ -264,3 +266,30 @@ def test_pg_dump_and_pg_restore_as_docs_deploy_says(postgres_url: str, tmp_path:
     assert listed.returncode == 0, listed.stderr
     codes = {entry["code"] for entry in json.loads(listed.stdout)["tables"]}
     assert codes >= {table.code for table in before}
+
+
+def test_a_table_purged_under_its_players_is_closed_not_retried(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """``admin purge --abandoned-days 0`` deletes a table while people play at it: the server
+    tells them it is gone and lets go of it, instead of trying to store its moves for ever."""
+    storage = MemoryStorage()
+    client = make_client(storage=storage, deal_seed=5)
+    code, token = create_table(client, SEATS)
+    service = service_of(client)
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        state = receive_until(ws, lambda m: m["type"] == "state" and m["view"]["hand"])
+        now = datetime.now(UTC) + timedelta(seconds=1)
+        assert [t.code for t in storage.purge(finished_before=now, abandoned_before=now)] == [code]
+        ws.send_json({"type": "play", "card": state["view"]["hand"][0], "request_id": 7})
+        refused = receive_until(ws, lambda m: m["type"] == "error")
+        assert refused["code"] == "table_not_found"
+        assert refused["message"] == "This table was deleted."
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()  # (one goodbye: the refusal of the play itself is not sent twice)
+        assert closed.value.code == 4404
+    assert code not in service.book.tables
+    # A new socket hears what an unknown code's hears.
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        assert ws.receive_json()["code"] == "table_not_found"
+    assert client.get(f"/api/tables/{code}").status_code == 404

@@ -34,6 +34,7 @@ from nimmt.server.storage import (
     SqlStorage,
     Storage,
     StorageError,
+    TableGoneError,
     TableRecord,
     TableStatus,
     VersionConflictError,
@@ -346,7 +347,7 @@ def test_append_many_stores_all_but_the_refused(storage: Storage) -> None:
         VersionConflictError,
         type(None),
         type(None),
-        StorageError,
+        TableGoneError,  # (no table ZZZZZZ: a StorageError of its own kind)
         VersionConflictError,
     ]
     assert storage.versions(["AAAAAA", "BBBBBB", "CCCCCC"]) == {

@@ -36,7 +36,7 @@ from nimmt.server.security import CLOSE_FORBIDDEN_ORIGIN, forbidden_origin_messa
 from nimmt.server.serialize import encode, error_message
 from nimmt.server.service import GameService
 from nimmt.server.settings import Settings
-from nimmt.server.table import RESYNC, TOO_SLOW, Connection
+from nimmt.server.table import GONE, RESYNC, TOO_SLOW, Connection
 from nimmt.server.talk import TALK_TYPES
 
 router = APIRouter()
@@ -236,7 +236,7 @@ async def _pump_batches(
             await connection.queued()
         # The batch and its frames die here, not at the next batch: a socket waits for most
         # of its life, and what its sender's frame holds meanwhile the collector looks at.
-        texts, closing = await _texts(connection, service, connection.take())
+        texts, close = await _texts(connection, service, connection.take())
         if websocket.client_state is not WebSocketState.CONNECTED:
             return
         watch.sending(task)
@@ -247,25 +247,32 @@ async def _pump_batches(
             if not watch.expired(task):
                 raise
             task.uncancel()
-            closing = True
+            close = CLOSE_TOO_SLOW
         finally:
             watch.sent(task)
-        if closing:
+        if close == CLOSE_TOO_SLOW:
             await _close_too_slow(websocket)
+            return
+        if close is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(code=close), 2)
             return
 
 
 async def _texts(
     connection: Connection, service: GameService, batch: list[dict[str, Any]]
-) -> tuple[list[str], bool]:
+) -> tuple[list[str], int | None]:
     """The JSON texts to send for what was queued (a run of changes merged into one), a fresh
-    ``state`` where the queue overflowed; whether the connection is to be closed after them."""
+    ``state`` where the queue overflowed; the code to close the connection with after them
+    (``None``: it stays open)."""
     if connection.changes and len(batch) > 1:
         batch = merge_queued(batch)
     texts: list[str] = []
     for index, message in enumerate(batch):
         if message is TOO_SLOW:
-            return texts, True
+            return texts, CLOSE_TOO_SLOW
+        if message is GONE:
+            return texts, CLOSE_TABLE_NOT_FOUND
         if message is RESYNC:
             if any(later.get("type") == "state" for later in batch[index + 1 :]):
                 continue  # a whole state made since the overflow follows: it is the resync
@@ -274,7 +281,7 @@ async def _texts(
                 continue
             message = fresh
         texts.append(encode(message))
-    return texts, False
+    return texts, None
 
 
 async def _close_too_slow(websocket: WebSocket) -> None:

@@ -29,6 +29,11 @@ class VersionConflictError(StorageError):
     """The change does not follow the stored version of its table."""
 
 
+class TableGoneError(StorageError):
+    """The table is no longer stored: an operator deleted it (``nimmt admin purge``) while it
+    was held in memory."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int

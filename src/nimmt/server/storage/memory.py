@@ -18,6 +18,7 @@ from nimmt.server.storage.base import (
     SeatRecord,
     StorageError,
     StoredTable,
+    TableGoneError,
     TableRecord,
     TableStatus,
     VersionConflictError,
@@ -95,7 +96,7 @@ class MemoryStorage:
     ) -> None:
         held = self._tables.get(code)
         if held is None:
-            raise StorageError(f"no table {code}")
+            raise TableGoneError(f"no table {code}")
         table = held.record
         if action.seq != table.status.version + 1 or status.version != action.seq:
             raise VersionConflictError(f"table {code} is at version {table.status.version}")

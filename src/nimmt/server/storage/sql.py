@@ -43,6 +43,7 @@ from nimmt.server.storage.base import (
     SeatRecord,
     StorageError,
     StoredTable,
+    TableGoneError,
     TableRecord,
     TableStatus,
     VersionConflictError,
@@ -366,7 +367,7 @@ class SqlStorage:
         table_id = connection.execute(statement, values).scalar()
         if table_id is None:
             if connection.execute(_TABLE_ID, {"b_code": code}).scalar() is None:
-                raise StorageError(f"no table {code}")
+                raise TableGoneError(f"no table {code}")
             raise VersionConflictError(f"table {code} is not at version {action.seq - 1}")
         row = _action_row(table_id, action, datetime.now(UTC))
         if later is not None:
