@@ -14,6 +14,12 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from nimmt.names import NAME_MAX_CODE_POINTS
+
+NAME_COLUMN = NAME_MAX_CODE_POINTS
+"""The length of every column that stores a name (a seat's, a profile's, a group's, a result's,
+a talk line's): the most code points a name may take (PostgreSQL counts a VARCHAR in them)."""
+
 
 class Base(DeclarativeBase):
     pass
@@ -72,7 +78,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(5), nullable=False)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the seat's person left every socket (stored once they have been away a few

@@ -253,3 +253,35 @@ def test_an_owner_who_leaves_hands_the_invite_to_the_members(make_client: Any) -
     joined = client.post("/api/groups/join", json={"invite": token}, headers=auth(cy_secret))
     assert joined.status_code == 200, joined.text
     assert client.get(f"/api/groups/{group}", headers=auth(ana_secret)).status_code == 404
+
+
+LONG_NAME = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466" * 24
+"""A name of 24 characters (the most a name has) that takes 168 code points: every column that
+stores a name holds it (PostgreSQL counts a VARCHAR's length in code points)."""
+
+
+def test_the_longest_names_are_stored_wherever_a_name_goes(make_client: Any) -> None:
+    client = make_client(deal_seed=1)
+    _ana, ana_secret = make_profile(client, LONG_NAME)
+    _ben, ben_secret = make_profile(client, "Ben")
+    group = open_group(client, ana_secret, name=LONG_NAME)
+    joined = client.post(
+        "/api/groups/join",
+        json={"invite": invite(client, group, ana_secret)},
+        headers=auth(ben_secret),
+    )
+    assert joined.status_code == 200, joined.text
+    code = play_group_table(client, group, ana_secret, ben_secret)
+    page = group_page_with_games(client, group, ana_secret, 1)
+    assert page["group"]["name"] == LONG_NAME
+    assert sorted(line["name"] for line in page["standings"]) == sorted([LONG_NAME, "Ben"])
+    assert page["recent"][0]["players"][0]["name"] == LONG_NAME
+    summary = client.get(f"/api/tables/{code}").json()
+    assert summary["seats"][0]["name"] == LONG_NAME
+
+    made = client.post("/api/tables", json={"seats": [HUMAN, BOT], "name": LONG_NAME})
+    assert made.status_code == 201, made.text
+    with client.websocket_connect(f"/ws/{made.json()['code']}?token={made.json()['token']}") as ws:
+        ws.send_json({"type": "say", "text": "Hello", "request_id": 1})
+        line = receive_until(ws, lambda message: message.get("type") == "talk")
+        assert line["request_id"] == 1 and line["line"]["name"] == LONG_NAME

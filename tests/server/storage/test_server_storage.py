@@ -609,6 +609,38 @@ def test_migration_0002_fills_in_the_lobby_columns(database_url: str) -> None:
     storage.close()
 
 
+def test_migration_0011_widens_the_names_and_keeps_what_refers_to_them(
+    database_url: str,
+) -> None:
+    engine = create_engine(database_url)
+    migrate(engine, "0010")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO profiles (id, name, emoji, colour, created_at)"
+                " VALUES ('p1', 'Ana', 'x', '#000000', :at)"
+            ),
+            {"at": CREATED},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO profile_devices (id, profile_id, secret_hash, created_at)"
+                " VALUES ('d1', 'p1', :hash, :at)"
+            ),
+            {"hash": "c" * 64, "at": CREATED},
+        )
+    engine.dispose()
+
+    storage = SqlStorage(database_url)  # migrates to the newest
+    long_name = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466" * 24
+    with storage.engine.begin() as connection:
+        # Rebuilding the profiles on SQLite took none of their devices along.
+        assert connection.scalar(text("SELECT count(*) FROM profile_devices")) == 1
+        connection.execute(text("UPDATE profiles SET name = :name"), {"name": long_name})
+        assert connection.scalar(text("SELECT name FROM profiles")) == long_name
+    storage.close()
+
+
 def test_database_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert normalize_database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"

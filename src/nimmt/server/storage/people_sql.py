@@ -29,7 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from nimmt.server.models import ActionRow, Base, SeatRow, TableRow
+from nimmt.server.models import NAME_COLUMN, ActionRow, Base, SeatRow, TableRow
 from nimmt.server.storage.base import SeatRecord, as_utc, lobby_seats
 from nimmt.server.storage.passkeys_sql import SqlPasskeys
 from nimmt.server.storage.people import (
@@ -51,7 +51,7 @@ profiles = Table(
     "profiles",
     _meta,
     Column("id", String(16), primary_key=True),
-    Column("name", String(40), nullable=False),
+    Column("name", String(NAME_COLUMN), nullable=False),
     Column("emoji", String(16), nullable=False),
     Column("colour", String(16), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -81,7 +81,7 @@ groups = Table(
     "groups",
     _meta,
     Column("code", String(8), primary_key=True),
-    Column("name", String(40), nullable=False),
+    Column("name", String(NAME_COLUMN), nullable=False),
     Column("owner_id", String(16), ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("invite_hash", String(64), nullable=True, unique=True),
@@ -141,7 +141,7 @@ result_seats = Table(
     Column("table_code", String(6), primary_key=True),
     Column("game", Integer, primary_key=True),
     Column("seat", Integer, primary_key=True),
-    Column("name", String(40), nullable=False),
+    Column("name", String(NAME_COLUMN), nullable=False),
     Column("kind", String(5), nullable=False),
     Column(
         "profile_id",

@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-from nimmt.server.models import Base
+from nimmt.server.models import NAME_COLUMN, Base
 from nimmt.server.storage.base import StorageError, as_utc
 from nimmt.server.storage.talk import TalkLine
 from nimmt.server.storage.writes import WRITE
@@ -44,7 +44,7 @@ talk_lines = Table(
     Column("kind", String(8), nullable=False),
     Column("seat", Integer, nullable=True),
     Column("speaker", String(32), nullable=False),
-    Column("name", String(40), nullable=False),
+    Column("name", String(NAME_COLUMN), nullable=False),
     Column("text", String(MAX_TEXT), nullable=False),
     Index("ix_talk_lines_table", "table_code", "id"),
 )
