@@ -111,6 +111,64 @@ def test_unreadable_files(
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
 
 
+MIB16 = 16 * 1024 * 1024
+
+
+def padded_record(size: int) -> bytes:
+    """The worked example, padded with spaces after its object to exactly ``size`` bytes."""
+    record = (GOLDEN / "worked_example.json").read_bytes().rstrip()
+    return record + b" " * (size - len(record))
+
+
+def test_a_record_of_16_mib_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_bytes(padded_record(MIB16))
+    result = run("replay", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_a_record_larger_than_16_mib_is_refused(tmp_path: Path, source: str) -> None:
+    data = padded_record(MIB16 + 1)
+    path = tmp_path / "huge.json"
+    path.write_bytes(data)
+    argument, where = (str(path), str(path)) if source == "file" else ("-", "standard input")
+    for command in (["replay", argument, "--json"], ["analyze", argument, "--seat", "Ana"]):
+        result = subprocess.run(
+            [NIMMT, *command],
+            input=data if source == "stdin" else None,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        assert (result.returncode, result.stdout) == (1, b"")
+        assert result.stderr.decode().startswith(f"error: {where} is larger than 16 MiB")
+        assert result.stderr.count(b"\n") == 1
+
+
+def _limit_memory() -> None:
+    import resource
+
+    # Without the size limit the endless read below ends in MemoryError, not in a swapping host.
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+
+@pytest.mark.parametrize("endless", ["/dev/zero", "/dev/full"])
+def test_an_endless_input_stops_at_the_limit(endless: str) -> None:
+    if not Path(endless).exists():
+        pytest.skip(f"no {endless}")
+    result = subprocess.run(
+        [NIMMT, "replay", endless],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=_limit_memory,
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"error: {endless} is larger than 16 MiB, too large for a game record\n"
+
+
 def played_in_the_terminal(path: Path, name: str) -> Path:
     """A whole game of ``nimmt play`` (answers chosen at random), recorded to ``path``."""
     chooser = random.Random(4)

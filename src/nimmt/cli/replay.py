@@ -45,20 +45,36 @@ def replay(
         tell(replayed, Console(highlight=False), person=person_seat(text, len(replayed.players)))
 
 
+MAX_RECORD_MIB = 16
+MAX_RECORD_BYTES = MAX_RECORD_MIB * 1024 * 1024
+"""The largest record a command reads (docs/formats.md): a whole game takes a few KiB, so this
+is generous, and an endless input (``/dev/zero``) stops here."""
+
+
 def _read(file: str) -> str:
-    if file == "-":
-        return sys.stdin.read()
-    path = Path(file)
+    """The text of the record in ``file`` (``-``: standard input), read as UTF-8 and at most
+    :data:`MAX_RECORD_BYTES` of it; anything else is one ``error:`` line (:func:`fail`)."""
+    where = "standard input" if file == "-" else file
     try:
-        return path.read_text(encoding="utf-8")
+        if file == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with Path(file).open("rb") as handle:
+                data = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         fail(f"{file}: no such file")
     except IsADirectoryError:
         fail(f"{file}: is a directory, not a game record")
+    except OSError as error:
+        fail(f"{where}: {error.strerror or error}")
+    if len(data) > MAX_RECORD_BYTES:
+        fail(f"{where} is larger than {MAX_RECORD_MIB} MiB, too large for a game record")
+    if file == "-":
+        return data.decode("utf-8", "surrogateescape")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         fail(f"{file}: not a text file (game records are UTF-8 JSON)")
-    except OSError as error:
-        fail(f"{file}: {error.strerror or error}")
 
 
 def person_seat(text: str, players: int) -> int | None:
