@@ -169,6 +169,29 @@ def test_an_endless_input_stops_at_the_limit(endless: str) -> None:
     assert result.stderr == f"error: {endless} is larger than 16 MiB, too large for a game record\n"
 
 
+def not_utf8_record() -> bytes:
+    record = json.loads((GOLDEN / "worked_example.json").read_text())
+    record["players"][0] = "An\udcff"  # written as the byte 0xff: not UTF-8
+    return json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("command", [["replay", "-", "--json"], ["analyze", "-", "--seat", "Ben"]])
+def test_standard_input_that_is_not_utf8_is_refused(command: list[str]) -> None:
+    result = subprocess.run(
+        [NIMMT, *command], input=not_utf8_record(), capture_output=True, timeout=60, check=False
+    )
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert result.stderr == b"error: standard input: not UTF-8 text (game records are UTF-8 JSON)\n"
+
+
+def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(not_utf8_record())
+    result = run("replay", str(path), "--json")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"error: {path}: not a text file (game records are UTF-8 JSON)\n"
+
+
 def played_in_the_terminal(path: Path, name: str) -> Path:
     """A whole game of ``nimmt play`` (answers chosen at random), recorded to ``path``."""
     chooser = random.Random(4)

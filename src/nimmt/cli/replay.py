@@ -52,8 +52,8 @@ is generous, and an endless input (``/dev/zero``) stops here."""
 
 
 def _read(file: str) -> str:
-    """The text of the record in ``file`` (``-``: standard input), read as UTF-8 and at most
-    :data:`MAX_RECORD_BYTES` of it; anything else is one ``error:`` line (:func:`fail`)."""
+    """The text of the record in ``file`` (``-``: standard input), read as strict UTF-8 and at
+    most :data:`MAX_RECORD_BYTES` of it; anything else is one ``error:`` line (:func:`fail`)."""
     where = "standard input" if file == "-" else file
     try:
         if file == "-":
@@ -69,11 +69,11 @@ def _read(file: str) -> str:
         fail(f"{where}: {error.strerror or error}")
     if len(data) > MAX_RECORD_BYTES:
         fail(f"{where} is larger than {MAX_RECORD_MIB} MiB, too large for a game record")
-    if file == "-":
-        return data.decode("utf-8", "surrogateescape")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        if file == "-":
+            fail(f"{where}: not UTF-8 text (game records are UTF-8 JSON)")
         fail(f"{file}: not a text file (game records are UTF-8 JSON)")
 
 
