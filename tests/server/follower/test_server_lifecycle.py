@@ -5,6 +5,7 @@ paginated list from the database, and a socket that floods or does not read is l
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -217,6 +218,26 @@ def test_a_flooding_socket_is_rate_limited(make_client: Callable[..., TestClient
     assert [a["type"] for a in answers].count("pong") == 5
     limited = [a for a in answers if a["type"] == "error"]
     assert len(limited) == 3 and {a["code"] for a in limited} == {"rate_limited"}
+
+
+def test_a_rate_limited_message_is_refused_with_its_request_id(
+    make_client: Callable[..., TestClient],
+) -> None:
+    # One message at once, then (at 0.01 a second) none for the rest of the test.
+    client = make_client(socket_rate=0.01, socket_burst=1)
+    code, ana = create_table(client, [HUMAN, GREEDY])
+    with client.websocket_connect(f"/ws/{code}?token={ana}") as ws:
+        receive_until(ws, is_state)
+        ws.send_json({"type": "ping", "request_id": 1})
+        assert receive_until(ws, lambda m: m["type"] == "pong")["request_id"] == 1
+        ws.send_json({"type": "play", "card": 5, "request_id": "play-7"})
+        ws.send_bytes(b'{"type": "ping", "request_id": 8}')
+        ws.send_text("not json")
+        ws.send_json({"type": "ping", "request_id": {"not": "an id"}})
+        ws.send_text(json.dumps({"type": "ping", "request_id": 9, "pad": "x" * 5000}))
+        refusals = [receive_until(ws, lambda m: m["type"] == "error") for _ in range(5)]
+    assert {refusal["code"] for refusal in refusals} == {"rate_limited"}
+    assert [refusal["request_id"] for refusal in refusals] == ["play-7", 8, None, None, None]
 
 
 def test_the_service_lists_without_taking_table_locks() -> None:

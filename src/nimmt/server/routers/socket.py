@@ -18,6 +18,7 @@ import logging
 import math
 import time
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -115,9 +116,10 @@ async def table_socket(
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if not limit.allow():  # refused unread: nothing changes
+            if not limit.allow():  # refused, not handled: nothing changes
                 RATE_LIMITED_MESSAGES.inc()
-                connection.send(error_message(RATE_LIMITED))
+                request_id = _request_id_of(message, settings.max_message_bytes)
+                connection.send(error_message(RATE_LIMITED, request_id))
                 continue
             text = message.get("text")
             # A character is at most 4 bytes of UTF-8: a short text needs no counting.
@@ -292,6 +294,21 @@ async def _close_too_slow(websocket: WebSocket) -> None:
 
 def _too_large(limit: int) -> ServiceError:
     return ServiceError("too_large", f"A message may be at most {limit} bytes long.")
+
+
+def _request_id_of(message: Mapping[str, Any], limit: int) -> str | int | float | None:
+    """The ``request_id`` of a message that is refused, so that the client can tell which one
+    was: read only from a message within the size limit that is a JSON object, else ``None``."""
+    raw: str | bytes = message.get("text") or message.get("bytes") or b""
+    if isinstance(raw, str) and 4 * len(raw) > limit:  # a short text needs no counting
+        raw = raw.encode()
+    if len(raw) > limit:  # too large to read: its refusal names no request
+        return None
+    try:
+        data = orjson.loads(raw)
+    except ValueError:
+        return None
+    return clean_request_id(data.get("request_id")) if isinstance(data, dict) else None
 
 
 def clean_request_id(value: object) -> str | int | float | None:
