@@ -29,7 +29,7 @@ from typing import Any
 from nimmt.engine import RuleError
 from nimmt.server.actions import ActionKind
 from nimmt.server.book import CONFLICT_RETRIES, Behind, TableBook, busy
-from nimmt.server.errors import ServiceError
+from nimmt.server.errors import ServiceError, quoted
 from nimmt.server.standins import STORE_AFTER_SECONDS, deciding_people
 from nimmt.server.table import LiveTable
 
@@ -85,7 +85,7 @@ class Absence:
         """A person's step: ``propose`` (``seat``: the absent person's, ``bot``: a level the
         table offers), ``agree``, ``decline`` or ``withdraw`` the open proposal."""
         if step not in STEPS:
-            raise ServiceError("unknown_type", f"There is no message type {step!r}.")
+            raise ServiceError("unknown_type", f"There is no message type {quoted(step)}.")
         table = self.watch(await self.book.load(code))
         for _attempt in range(CONFLICT_RETRIES):
             async with table.lock:
@@ -179,7 +179,7 @@ class Absence:
         if not isinstance(bot, str) or bot not in self.bot_names:
             raise ServiceError(
                 "unknown_bot",
-                f"Unknown bot {bot!r}; choose from {', '.join(self.bot_names)}.",
+                f"Unknown bot {quoted(bot, 40)}; choose from {', '.join(self.bot_names)}.",
                 422,
             )
         return {"step": "propose", "target": target, "bot": bot}

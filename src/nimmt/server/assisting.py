@@ -14,7 +14,7 @@ from nimmt.assist import InputRejected
 from nimmt.server import assisted
 from nimmt.server.actions import ASSIST_KINDS, ActionKind
 from nimmt.server.book import CONFLICT_RETRIES, Behind, TableBook, busy
-from nimmt.server.errors import ServiceError
+from nimmt.server.errors import ServiceError, quoted
 from nimmt.server.storage import SeatRecord, TableRecord, TableStatus
 from nimmt.server.table import hash_token
 
@@ -60,7 +60,7 @@ class AssistDesk:
         if not isinstance(table, assisted.AssistedTable):
             raise ServiceError("not_assisted", "This table is played online, not entered.", 409)
         if kind not in ASSIST_KINDS:
-            raise ServiceError("unknown_type", f"There is no entry {kind!r}.")
+            raise ServiceError("unknown_type", f"There is no entry {quoted(kind)}.")
         for _attempt in range(CONFLICT_RETRIES):
             async with table.lock:
                 if not token or not table.knows_token(token):

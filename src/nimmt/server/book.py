@@ -35,7 +35,7 @@ from nimmt.engine import RuleError
 from nimmt.server.actions import PEOPLE_ACTIONS, SEAT_CHANGES, ActionKind
 from nimmt.server.assisted import AssistedTable
 from nimmt.server.bus import Bus, LocalBus
-from nimmt.server.errors import ServiceError
+from nimmt.server.errors import ServiceError, shown
 from nimmt.server.metrics import ACTED, STORAGE_ERRORS
 from nimmt.server.serialize import error_message
 from nimmt.server.storage import (
@@ -187,7 +187,7 @@ class TableBook:
         # A socket's code is already in its normal form: only another one is normalized.
         normalized = code if code in self.tables else normalize_code(code)
         if normalized is None:
-            raise ServiceError("table_not_found", f"There is no table {code!r}.", 404)
+            raise ServiceError("table_not_found", f"There is no table {shown(code)}.", 404)
         table = self.tables.get(normalized)
         if table is not None:
             if table.needs_restore:

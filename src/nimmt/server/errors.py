@@ -4,6 +4,7 @@ each of the rules engine's refusals, and for the other refusals of the modules b
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from nimmt.engine import (
@@ -19,6 +20,25 @@ from nimmt.engine import (
 )
 from nimmt.names import BadNameError
 from nimmt.server.standins import CardStandsError
+
+SHOWN_MAX = 16
+"""The most characters of a client's value that an error message echoes."""
+
+
+def shown(value: object, limit: int = SHOWN_MAX) -> str:
+    """``value``, sent by a client, as an error message may echo it: a string as it is, any
+    other JSON value as JSON; cut to its first ``limit`` characters (then ``…``), and every
+    character that does not show (a control character, a line break) as ``?``, so that the
+    message stays one short line."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    cut = "".join(char if char.isprintable() else "?" for char in text[:limit])
+    return cut + "…" if len(text) > limit else cut
+
+
+def quoted(value: object, limit: int = SHOWN_MAX) -> str:
+    """``value`` :func:`shown`, in double quotes when it is a string (a name the client gave,
+    not a number or another JSON value)."""
+    return f'"{shown(value, limit)}"' if isinstance(value, str) else shown(value, limit)
 
 
 class ServiceError(Exception):

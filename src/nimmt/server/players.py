@@ -18,7 +18,7 @@ from nimmt.engine import Phase, RuleError
 from nimmt.names import name_key
 from nimmt.server.actions import SEAT_ACTIONS, ActionKind
 from nimmt.server.book import CONFLICT_RETRIES, Behind, TableBook, busy
-from nimmt.server.errors import ServiceError, rule_error
+from nimmt.server.errors import ServiceError, quoted, rule_error
 from nimmt.server.serialize import bot_display_name
 from nimmt.server.storage import SeatRecord, TableRecord, TableStatus
 from nimmt.server.table import MAX_SEATS, MIN_SEATS, LiveTable, SeatSpec, clean_name, hash_token
@@ -93,7 +93,7 @@ class Players:
         if bot not in self.bot_names:
             raise ServiceError(
                 "unknown_bot",
-                f"Unknown bot {bot!r}; choose from {', '.join(self.bot_names)}.",
+                f"Unknown bot {quoted(bot, 40)}; choose from {', '.join(self.bot_names)}.",
                 422,
             )
 
@@ -107,7 +107,7 @@ class Players:
                 taken = {name_key(other.name) for other in table.seats if other.name is not None}
                 if name_key(cleaned) in taken:
                     raise ServiceError(
-                        "bad_name", f"{cleaned!r} is already at this table: choose another name.",
+                        "bad_name", f"The name {cleaned} is already at this table: choose another.",
                         422,
                     )  # fmt: skip
                 index = free_seat(table, seat)
@@ -260,5 +260,5 @@ def free_seat(table: LiveTable, wanted: object) -> int:
 def seat_action(kind: str) -> ActionKind:
     """The kind of a seated person's action, or ``unknown_type``."""
     if kind not in SEAT_ACTIONS:
-        raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
+        raise ServiceError("unknown_type", f"There is no message type {quoted(kind)}.")
     return ActionKind(kind)

@@ -15,7 +15,7 @@ from nimmt.server.archive import game_record
 from nimmt.server.book import TableBook
 from nimmt.server.coach import CoachDesk, Question, has_decision
 from nimmt.server.dealer import Dealer
-from nimmt.server.errors import ServiceError
+from nimmt.server.errors import ServiceError, shown
 from nimmt.server.serialize import error_message
 from nimmt.server.table import Connection, LiveTable
 
@@ -84,7 +84,7 @@ class TableCoach:
         table = await self.book.load(code)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
             raise ServiceError(
-                "bad_request", f"There is no seat {seat!r} at this table "
+                "bad_request", f"There is no seat {shown(seat)} at this table "
                 f"(seats 0 to {len(table.seats) - 1}).", 422,
             )  # fmt: skip
         number = table.game_number if game is None else game

@@ -36,7 +36,7 @@ from typing import Any
 from nimmt import names
 from nimmt.server.actions import ActionKind
 from nimmt.server.book import TableBook
-from nimmt.server.errors import ServiceError
+from nimmt.server.errors import ServiceError, quoted
 from nimmt.server.serialize import iso
 from nimmt.server.storage.talk import TalkLine
 from nimmt.server.table import Connection, LiveTable, hash_token
@@ -262,9 +262,7 @@ class TableTalk:
         """A quick reaction from a seated person, shown by their seat to everyone."""
         table = await self.book.load(connection.code)
         if reaction not in REACTIONS:
-            raise ServiceError(
-                "unknown_reaction", f"There is no reaction {str(reaction)[:40]!r}.", 422
-            )
+            raise ServiceError("unknown_reaction", f"There is no reaction {quoted(reaction)}.", 422)
         if connection.seat is None or table.assisted:
             raise ServiceError("not_seated", "Only the players react: take a seat first.", 403)
         assert isinstance(reaction, str)

@@ -113,6 +113,30 @@ def test_join_and_list(client: TestClient) -> None:
     assert rematch.status_code == 409 and error_of(rematch) == "wrong_phase"
 
 
+def message_of(answer: object) -> str:
+    error_of(answer)
+    message: str = answer.json()["error"]["message"]  # type: ignore[attr-defined]
+    return message
+
+
+def test_refusals_echo_codes_and_names_plainly(client: TestClient) -> None:
+    long = "nope-" + "x" * 300
+    assert message_of(client.get(f"/api/tables/{long}")) == "There is no table nope-xxxxxxxxxxx…."
+    assert message_of(client.get("/api/tables/ab%0Acd")) == "There is no table ab?cd."
+    with client.websocket_connect(f"/ws/{long}") as ws:
+        assert ws.receive_json()["message"] == "There is no table nope-xxxxxxxxxxx…."
+    name = 'O\'Neil "Zo\\ë"'
+    code, ana = create_table(client, [HUMAN, HUMAN, HUMAN], name)
+    again = client.post(f"/api/tables/{code}/join", json={"name": name.upper()})
+    assert message_of(again) == f"The name {name.upper()} is already at this table: choose another."
+    with client.websocket_connect(f"/ws/{code}?token={ana}") as ws:
+        ws.send_json({"type": "y" * 100, "request_id": 1})
+        refusal = ws.receive_json()
+        while refusal["type"] != "error":
+            refusal = ws.receive_json()
+    assert refusal["message"] == 'There is no message type "yyyyyyyyyyyyyyyy…".'
+
+
 def test_unknown_tables_and_routes(client: TestClient) -> None:
     for path in ("/api/tables/ABCDEF", "/api/tables/nope!", "/api/tables/ABCDEF/record"):
         answer = client.get(path)

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocketState
 from nimmt.server.absence import STEPS as HANDOVER_STEPS
 from nimmt.server.actions import SEAT_ACTIONS, ActionKind
 from nimmt.server.book import first_line
-from nimmt.server.errors import ServiceError
+from nimmt.server.errors import ServiceError, quoted
 from nimmt.server.metrics import RATE_LIMITED as RATE_LIMITED_MESSAGES
 from nimmt.server.metrics import SLOW_CONSUMER_CLOSES
 from nimmt.server.publisher import merge_queued
@@ -395,7 +395,7 @@ async def handle_message(service: GameService, connection: Connection, text: str
             )
             return
         if kind not in SEAT_ACTIONS:
-            raise ServiceError("unknown_type", f"There is no message type {kind!r}.")
+            raise ServiceError("unknown_type", f"There is no message type {quoted(kind)}.")
         action = ActionKind(kind)
         card = data.get("card")
         row = data.get("row")
