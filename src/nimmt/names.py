@@ -109,5 +109,5 @@ def clean_names(names: Iterable[object]) -> list[str]:
     keys = [name_key(name) for name in cleaned]
     for name, key in zip(cleaned, keys, strict=True):
         if keys.count(key) > 1:
-            raise BadNameError(f"{name!r} is named twice: give each a name")
+            raise BadNameError(f"{name} is named twice: give each a name")
     return cleaned

@@ -75,7 +75,7 @@ def test_a_name_in_another_case_must_be_unambiguous(tmp_path: Path) -> None:
     result = run("analyze", str(path), "--seat", "ana")
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (
-        "error: 'ana' could be any of Ana, ANA: give the name exactly as in the record\n"
+        'error: "ana" could be any of Ana, ANA: give the name exactly as in the record\n'
     )
 
 
@@ -85,13 +85,25 @@ def test_a_player_number_counts_from_1() -> None:
     assert json.loads(result.stdout)["name"] == "Cleo"
 
 
+def test_names_in_an_error_are_shown_plainly_on_one_line(tmp_path: Path) -> None:
+    record = json.loads(Path(FULL_GAME).read_text())
+    record["players"][0] = "Ann\nBo"  # a record's names may hold what a name typed may not
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(record))
+    result = run("analyze", str(path), "--seat", "Zo\\e")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        'error: no player called "Zo\\e" in this record; the players are Ann?Bo, Ben, Cleo, Dan\n'
+    )
+
+
 @pytest.mark.parametrize(
     ("arguments", "stdin", "message"),
     [
         (
             [FULL_GAME, "--seat", "Zoe"],
             None,
-            "error: no player called 'Zoe' in this record; the players are Ana, Ben, Cleo, Dan",
+            'error: no player called "Zoe" in this record; the players are Ana, Ben, Cleo, Dan',
         ),
         (["-", "--seat", "Ana"], "{not json", "error: not valid JSON"),
         (

@@ -231,6 +231,19 @@ def test_bad_players_are_one_error_line(players: str) -> None:
     assert len(errors) == 1 and errors[0].startswith("error: ")
 
 
+def test_a_name_given_twice_is_named_plainly() -> None:
+    result = subprocess.run(
+        [str(NIMMT), "assist", "--players", "O'Neil \\o/,Ben,o'neil \\O/"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "error: --players: O'Neil \\o/ is named twice: give each a name\n"
+
+
 def test_two_to_ten_players_and_names_with_markup(tmp_path: Path) -> None:
     played = play_game(seed=3, players=2)
     record = tmp_path / "two.json"

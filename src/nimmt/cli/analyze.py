@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from nimmt.cli.errors import fail
+from nimmt.cli.errors import fail, shown
 from nimmt.cli.replay import _read
 from nimmt.records import RecordError, parse_record, replay_record
 
@@ -91,12 +91,15 @@ def seat_index(players: tuple[str, ...], wanted: str) -> int:
     if len(folded) == 1:
         return folded[0]
     if len(folded) > 1:
-        matching = ", ".join(players[index] for index in folded)
-        fail(f"{wanted!r} could be any of {matching}: give the name exactly as in the record")
+        matching = ", ".join(shown(players[index]) for index in folded)
+        fail(
+            f'"{shown(wanted)}" could be any of {matching}: give the name exactly as in the record'
+        )
     stripped = wanted.strip()
     if stripped.isdigit() and stripped.isascii() and 1 <= int(stripped) <= len(players):
         return int(stripped) - 1
-    fail(f"no player called {wanted!r} in this record; the players are {', '.join(players)}")
+    names = ", ".join(shown(name) for name in players)
+    fail(f'no player called "{shown(wanted)}" in this record; the players are {names}')
 
 
 @contextmanager

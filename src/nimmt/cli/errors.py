@@ -14,6 +14,13 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+def shown(text: str) -> str:
+    """``text`` (a name, a value given) as an error line may echo it: as it is, but every
+    character that does not show (a control character, a line break) as ``?``, so that the
+    message stays one line."""
+    return "".join(char if char.isprintable() else "?" for char in text)
+
+
 def check_record_target(record: Path | None, *, force: bool) -> None:
     """Refuse (:func:`fail`) a ``--record FILE`` that cannot be written, or that exists and
     ``--force`` was not given: a game's record is never lost to the next game's."""
