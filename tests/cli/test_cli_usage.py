@@ -42,6 +42,8 @@ def test_help_lists_every_command() -> None:
 
 def nimmt(*args: str) -> subprocess.CompletedProcess[str]:
     env = {"COLUMNS": "100", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"}
+    if "PYTHONPATH" in os.environ:  # the code under test, when it is not the installed one
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return subprocess.run([NIMMT, *args], capture_output=True, text=True, env=env, check=False)
 
 
@@ -128,3 +130,17 @@ def test_a_group_without_its_command_says_what_is_missing() -> None:
     assert result.returncode == 2
     assert "Usage: nimmt admin" in result.stdout  # its help, then what was wrong
     assert result.stderr == "error: Missing command. (see `nimmt admin --help`)\n"
+
+
+def test_seat_options_say_how_they_count() -> None:
+    """`nimmt bot --seat` counts seats from 0 (the API's `seat`), `nimmt analyze --seat` players
+    from 1 (docs/formats.md): both are relied on, so each help page says which it is."""
+
+    def option_help(*command: str) -> str:
+        text = nimmt(*command, "--help").stdout
+        return " ".join(text.replace("│", " ").split())
+
+    assert "counted from 0 as the table's API counts them: 0 is the first seat" in option_help(
+        "bot"
+    )
+    assert "their number counted from 1: 1 is the first player" in option_help("analyze")

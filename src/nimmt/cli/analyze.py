@@ -37,8 +37,8 @@ def analyze(
         typer.Option(
             "--seat",
             metavar="NAME",
-            help="The player whose decisions to score: their name in the record (or their "
-            "number, counted from 1, when no player has that name).",
+            help="The player whose decisions to score: their name in the record, or, when no "
+            "player has that name, their number counted from 1: 1 is the first player.",
         ),
     ],
     as_json: Annotated[

@@ -47,7 +47,12 @@ def bot(
         typer.Option(metavar="TOKEN", help="Come back to the seat this token holds."),
     ] = None,
     seat: Annotated[
-        int | None, typer.Option(metavar="N", help="The free seat to take (0-based).")
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="The free seat to take, counted from 0 as the table's API counts them: "
+            "0 is the first seat (Seat 1 on the web page).",
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(metavar="SEED", help="Seed of the bot's own random choices.")
