@@ -172,3 +172,25 @@ def test_sigterm_stops_the_worker_processes_without_a_traceback(
         interval=0.05,
         message="a worker process was left running",
     )
+
+
+def _limit_memory() -> None:
+    import resource
+
+    # Without the check, the endless read ends in MemoryError, not in a swapping host.
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+
+def test_a_file_that_is_not_a_regular_file_is_refused_unread() -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    result = subprocess.run(
+        [NIMMT, "ladder", "random", "greedy", "--seats", "2", "--file", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        check=False,
+        preexec_fn=_limit_memory,
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "error: cannot read '/dev/zero': it is not a regular file\n"

@@ -393,7 +393,11 @@ def _whole(value: Any) -> int:
 
 
 def load_ladder(path: Path) -> Ladder:
-    """The ladder kept in ``path``; :class:`LadderError` (naming the file) if it cannot be read."""
+    """The ladder kept in ``path``; :class:`LadderError` (naming the file) if it cannot be read.
+    Only a regular file (or a directory, refused as it reads) is read: a device or a pipe
+    (``/dev/zero``) may never end, and the ladder is saved over its path."""
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise LadderError(f"cannot read {str(path)!r}: it is not a regular file")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
