@@ -169,6 +169,11 @@ def purge(
     db: DbOption = None,
 ) -> None:
     """Delete finished and abandoned tables where nobody acted for that many days."""
+    from nimmt.server.settings import MAX_RETENTION_DAYS
+
+    for option, days in (("--finished-days", finished_days), ("--abandoned-days", abandoned_days)):
+        if days > MAX_RETENTION_DAYS:
+            fail(f"{option} is at most {MAX_RETENTION_DAYS:.0f} (a hundred years)")
     now = datetime.now(UTC)
     storage = _open(db)
     try:

@@ -41,6 +41,10 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+MAX_RETENTION_DAYS = 36_500.0
+"""The most days retention counts (a hundred years): a date further back than that is not one a
+database can hold."""
+
 class Settings(BaseSettings):
     """Everything the server can be told; each field also reads ``NIMMT_<FIELD>``."""
 
@@ -120,9 +124,9 @@ class Settings(BaseSettings):
     connection pushes out the oldest one still sending its headers, or is closed."""
     max_connections_per_address: int = Field(default=200, ge=1)
     """Connections one client address may hold at one process (a proxy's address is one)."""
-    finished_days: float = Field(default=90.0, ge=0)
+    finished_days: float = Field(default=90.0, ge=0, le=MAX_RETENTION_DAYS)
     """Finished tables where nobody acted for this many days are deleted (0: kept forever)."""
-    abandoned_days: float = Field(default=30.0, ge=0)
+    abandoned_days: float = Field(default=30.0, ge=0, le=MAX_RETENTION_DAYS)
     """Unfinished tables where nobody acted for this many days are deleted (0: kept forever)."""
     policy_dir: Path | None = None
     """A folder of saved policies (``NAME.npz``, docs/env.md), each offered at the tables as

@@ -173,6 +173,10 @@ def test_admin_errors_are_one_line(tmp_path: Path) -> None:
     assert len(postgres.stderr.splitlines()) == 1
     negative = admin("purge", "--finished-days", "-1", "--abandoned-days", "7")
     assert negative.returncode != 0 and negative.stderr.startswith("error:")
+    for days in ("1e10", "inf"):  # (a date before year 1 once said "Python int too large")
+        huge = admin("purge", "--finished-days", days, "--abandoned-days", "7")
+        assert huge.returncode == 1
+        assert huge.stderr == "error: --finished-days is at most 36500 (a hundred years)\n"
     # A directory nobody can write a file in (as root too: /proc).
     source = tmp_path / "games.db"
     sqlite3.connect(source).close()
