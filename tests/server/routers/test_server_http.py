@@ -66,6 +66,11 @@ def test_create_a_table(client: TestClient) -> None:
         ({"seats": "two"}, "bad_request"),
         ({"seats": [HUMAN, HUMAN], "name": "   "}, "bad_name"),
         ({"seats": [HUMAN, HUMAN], "name": "x" * 25}, "bad_name"),
+        # Values are taken as typed, never coerced.
+        ({"seats": [HUMAN, HUMAN], "coach": "yes"}, "bad_request"),
+        ({"seats": [HUMAN, HUMAN], "coach": 1}, "bad_request"),
+        ({"seats": [HUMAN, HUMAN], "away_seconds": "300"}, "bad_request"),
+        ({"seats": [HUMAN, HUMAN], "name": 7}, "bad_request"),
     ],
 )
 def test_a_bad_table_is_refused_and_not_created(
@@ -90,6 +95,7 @@ def test_join_and_list(client: TestClient) -> None:
         ({"name": "Cleo", "seat": 1}, 409, "seat_taken"),  # a bot's seat
         ({"name": "Cleo", "seat": 9}, 422, "bad_request"),
         ({"seat": 3}, 422, "bad_request"),
+        ({"name": "Cleo", "seat": "3"}, 422, "bad_request"),  # taken as typed
     ]
     for body, status, error in refusals:
         answer = client.post(f"/api/tables/{code}/join", json=body)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, status
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
-from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.routers.deps import RequestBody, ServiceDep
 from nimmt.server.routers.signin import MaybeProfileDep
 from nimmt.server.security import CreationQuota
 from nimmt.server.table import SeatSpec
@@ -15,14 +15,14 @@ from nimmt.server.table import SeatSpec
 router = APIRouter(prefix="/api")
 
 
-class SeatIn(BaseModel):
+class SeatIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"]
     bot: str | None = None
 
 
-class CreateTableIn(BaseModel):
+class CreateTableIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     seats: list[SeatIn]
@@ -31,23 +31,23 @@ class CreateTableIn(BaseModel):
     away_seconds: int = 120
 
 
-class CreateAssistedIn(BaseModel):
+class CreateAssistedIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     names: list[str]
 
 
-class JoinIn(BaseModel):
+class JoinIn(RequestBody):
     name: str
     seat: int | None = None
 
 
-class RematchIn(BaseModel):
+class RematchIn(RequestBody):
     token: str
     agree: bool = True
 
 
-class LeaveIn(BaseModel):
+class LeaveIn(RequestBody):
     token: str
     bot: str | None = None
 

@@ -7,10 +7,10 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, status
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from nimmt.server.groups import group_json
-from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.routers.deps import RequestBody, ServiceDep
 from nimmt.server.routers.signin import ProfileDep, client_address
 from nimmt.server.security import CreationQuota
 from nimmt.server.standings import standings_csv
@@ -19,26 +19,26 @@ from nimmt.server.table import SeatSpec
 router = APIRouter(prefix="/api/groups")
 
 
-class CreateGroupIn(BaseModel):
+class CreateGroupIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     name: str
 
 
-class JoinGroupIn(BaseModel):
+class JoinGroupIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     invite: str
 
 
-class GroupSeatIn(BaseModel):
+class GroupSeatIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"]
     bot: str | None = None
 
 
-class GroupTableIn(BaseModel):
+class GroupTableIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     seats: list[GroupSeatIn]
@@ -46,14 +46,14 @@ class GroupTableIn(BaseModel):
     away_seconds: int = 120
 
 
-class RealPlayerIn(BaseModel):
+class RealPlayerIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     profile: str | None = None
     name: str | None = None
 
 
-class GroupRealIn(BaseModel):
+class GroupRealIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     players: list[RealPlayerIn]

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, status
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from nimmt.server.passkeys import RelyingParty, relying_party
-from nimmt.server.routers.deps import ServiceDep, SettingsDep
+from nimmt.server.routers.deps import RequestBody, ServiceDep, SettingsDep
 from nimmt.server.routers.signin import ProfileDep, client_address, profile_json
 from nimmt.server.serialize import iso
 from nimmt.server.storage.passkeys import Passkey
@@ -19,7 +19,7 @@ from nimmt.server.storage.passkeys import Passkey
 router = APIRouter(prefix="/passkeys")
 
 
-class RegisterIn(BaseModel):
+class RegisterIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     credential: dict[str, Any]
@@ -27,7 +27,7 @@ class RegisterIn(BaseModel):
     name: str | None = None
 
 
-class SignInIn(BaseModel):
+class SignInIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     credential: dict[str, Any]

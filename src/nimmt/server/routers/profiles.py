@@ -8,11 +8,11 @@ from typing import Any
 
 import segno
 from fastapi import APIRouter, Request, status
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from nimmt.server.profiles import AVATAR_COLOURS, AVATAR_EMOJI, LINK_MINUTES
 from nimmt.server.routers import passkeys
-from nimmt.server.routers.deps import ServiceDep
+from nimmt.server.routers.deps import RequestBody, ServiceDep
 from nimmt.server.routers.passkeys import passkey_json
 from nimmt.server.routers.signin import ProfileDep, SignedInDep, client_address, profile_json
 from nimmt.server.security import CreationQuota
@@ -21,7 +21,7 @@ from nimmt.server.serialize import iso
 router = APIRouter(prefix="/api/profile")
 
 
-class CreateProfileIn(BaseModel):
+class CreateProfileIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     name: str
@@ -29,7 +29,7 @@ class CreateProfileIn(BaseModel):
     colour: str
 
 
-class UpdateProfileIn(BaseModel):
+class UpdateProfileIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     name: str | None = None
@@ -37,13 +37,13 @@ class UpdateProfileIn(BaseModel):
     colour: str | None = None
 
 
-class RedeemIn(BaseModel):
+class RedeemIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     link: str
 
 
-class ClaimIn(BaseModel):
+class ClaimIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     code: str
