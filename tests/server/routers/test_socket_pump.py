@@ -142,8 +142,10 @@ def test_a_whole_state_queued_after_the_overflow_is_the_resync() -> None:
 
 def test_only_the_socket_that_does_not_read_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     # One sweep watches every socket's sends: the stuck one is closed, the reading one (each
-    # send takes a little while, so the sweep finds it sending) goes on.
-    monkeypatch.setattr(socket_router, "SEND_TIMEOUT", 0.05)
+    # send takes a little while, so the sweep finds it sending) goes on. The timeout is 60
+    # times a send's pause: a busy machine that stalls this process for a moment must not
+    # make the reading socket look stuck.
+    monkeypatch.setattr(socket_router, "SEND_TIMEOUT", 0.25)
 
     async def scenario() -> tuple[FakeSocket, FakeSocket, bool]:
         stuck, reading = FakeSocket(stuck=True), FakeSocket(pause=0.004)
