@@ -45,6 +45,7 @@ MAX_RETENTION_DAYS = 36_500.0
 """The most days retention counts (a hundred years): a date further back than that is not one a
 database can hold."""
 
+
 class Settings(BaseSettings):
     """Everything the server can be told; each field also reads ``NIMMT_<FIELD>``."""
 
