@@ -31,22 +31,19 @@ NAME_COLUMNS = (
 
 
 def upgrade() -> None:
-    for table, nullable in NAME_COLUMNS:
-        with op.batch_alter_table(table) as batch:
-            batch.alter_column(
-                "name",
-                existing_type=sa.String(40),
-                type_=sa.String(200),
-                existing_nullable=nullable,
-            )
+    _resize(40, 200)
 
 
 def downgrade() -> None:
+    _resize(200, 40)
+
+
+def _resize(before: int, after: int) -> None:
     for table, nullable in NAME_COLUMNS:
         with op.batch_alter_table(table) as batch:
             batch.alter_column(
                 "name",
-                existing_type=sa.String(200),
-                type_=sa.String(40),
+                existing_type=sa.String(before),
+                type_=sa.String(after),
                 existing_nullable=nullable,
             )
