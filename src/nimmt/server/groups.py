@@ -211,6 +211,14 @@ def new_group_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(GROUP_CODE_LENGTH))
 
 
+def could_be_group_code(code: str) -> bool:
+    """Whether ``code`` (in any case) has a group code's shape: no group has any other code.
+    Only the shape: whether such a group exists is its members' business
+    (:meth:`Groups.member_of`)."""
+    code = code.strip().upper()
+    return len(code) == GROUP_CODE_LENGTH and all(char in CODE_ALPHABET for char in code)
+
+
 def _bad_invite() -> ServiceError:
     return ServiceError(
         "bad_invite", "This invite link is not valid (any more): ask for a new one.", 404

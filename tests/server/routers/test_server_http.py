@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.server.profiles.test_profiles import auth, make_profile
 from tests.server.server_helpers import create_table
 
 from nimmt.bots import BOT_NAMES
@@ -198,6 +199,24 @@ def test_pages_are_served_from_the_client_files(make_client, web_dir: Path) -> N
     for header, target in redirects.items():
         answer = client.get("/rules", headers={"accept-language": header}, follow_redirects=False)
         assert answer.status_code == 307 and answer.headers["location"] == target
+
+
+def test_a_group_page_for_a_code_no_group_can_have_is_404(make_client, web_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    client: TestClient = make_client(web_dir=web_dir)
+    _profile, secret = make_profile(client)
+    made = client.post("/api/groups", json={"name": "Thursdays"}, headers=auth(secret))
+    group = made.json()["group"]["code"]
+    # The group's page, in any case; and a code a group could have, existing or not: the page's
+    # status does not tell a stranger which codes are groups (the page asks the API, which says).
+    unknown = group[:-1] + ("A" if group[-1] != "A" else "B")
+    for code in (group, group.lower(), unknown):
+        answer = client.get(f"/g/{code}")
+        assert answer.status_code == 200 and answer.text == "<title>start</title>", code
+    for code in ("XXXX", group + "A", group[:-1] + "O", group[:-1] + "!", "%20" * 8):
+        answer = client.get(f"/g/{code}")
+        assert answer.status_code == 404, code
+        assert answer.headers["content-type"].startswith("text/html")
+        assert answer.text == "<title>start</title>"  # the app, which says what is missing
 
 
 def test_a_readable_404_without_the_client_page(make_client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -192,6 +192,14 @@ def test_pages_and_qr_code(client: TestClient) -> None:
         assert page.status_code == 200 and "<html" in page.text, path
     for path in ("/t/ZZZZZZ/replay", "/t/ZZZZZZ/board"):
         assert client.get(path).status_code == 404
+    # The table's first game is a page (it says the game is still being played); a game the
+    # table never had is the readable 404 page, the app itself.
+    app_page = client.get(f"/t/{code}/replay").text
+    for game in ("1", ""):
+        assert client.get(f"/t/{code}/replay?game={game}").status_code == 200, game
+    for game in ("2", "0", "-1", "x", "1.5", "99999999999999999999"):
+        answer = client.get(f"/t/{code}/replay?game={game}")
+        assert answer.status_code == 404 and answer.text == app_page, game
     qr = client.get(f"/t/{code.lower()}/qr.svg")
     assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml"
     assert "Content-Security-Policy" in qr.headers

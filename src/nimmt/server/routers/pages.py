@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 
 from nimmt.server.errors import ServiceError
+from nimmt.server.groups import could_be_group_code
 from nimmt.server.routers.deps import ServiceDep, SettingsDep
 from nimmt.server.rules_pages import RulesPagesError, rules_pages
 
@@ -59,8 +60,17 @@ async def healthz() -> dict[str, str]:
 @router.get("/me", include_in_schema=False)
 @router.get("/me/link", include_in_schema=False)
 @router.get("/g/join", include_in_schema=False)
-@router.get("/g/{_group}", include_in_schema=False)
-async def start_page(settings: SettingsDep, _group: str = "") -> Response:
+async def start_page(settings: SettingsDep) -> Response:
+    return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
+
+
+@router.get("/g/{code}", include_in_schema=False)
+async def group_page(code: str, settings: SettingsDep) -> Response:
+    """A group's page: 404 for a code no group can have. A code that could be one's is served
+    whether or not the group exists: the page's status must not tell a stranger that it does
+    (the group's page itself asks the server, as a member, and says "no such group")."""
+    if not could_be_group_code(code):
+        return not_found_page(settings.web_dir)
     return _file(settings.web_dir / "static" / "index.html", settings.web_dir)
 
 

@@ -35,14 +35,30 @@ async def replay_page(settings: SettingsDep) -> Response:
 
 @router.get("/t/{code}/replay", include_in_schema=False)
 @router.get("/t/{code}/board", include_in_schema=False)
-async def table_view_page(code: str, settings: SettingsDep, service: ServiceDep) -> Response:
+async def table_view_page(
+    code: str, request: Request, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """The replay or the board of table ``code``: 404 for no such table, and for a replay's
+    ``?game=`` that the table never had (a game not yet over is a page: it says so)."""
     try:
-        await service.summary(code)
+        summary = await service.summary(code)
     except ServiceError as error:
         if error.code == "storage_error":  # not "no such table": 503, try again
             raise
         return not_found_page(settings.web_dir)
+    game = request.query_params.get("game", "")
+    if request.url.path.endswith("/replay") and game and not _has_game(summary, game):
+        return not_found_page(settings.web_dir)
     return _app_page(settings)
+
+
+def _has_game(summary: dict[str, Any], game: str) -> bool:
+    """Whether the table of ``summary`` has had game number ``game`` (as the replay's API
+    answers: a game with real cards is the table's only one)."""
+    if not (game.isascii() and game.isdigit()):
+        return False
+    last: int = min(summary["game"], 1) if summary["assisted"] else summary["game"]
+    return 1 <= int(game) <= last
 
 
 @router.get("/api/tables/{code}/replay")
