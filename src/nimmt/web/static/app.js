@@ -12,6 +12,7 @@ import { mountProfile, mountRedeem } from "./js/profile/main.js";
 import { mountReplay } from "./js/replay/main.js";
 import { mountStart } from "./js/start.js";
 import { mountTable } from "./js/table/main.js";
+import { setPageTitle, showTitle } from "./js/title.js";
 
 const main = document.getElementById("main");
 let view = null; // the mounted page: {rerender(), destroy()}
@@ -22,7 +23,7 @@ function translateStatic() {
   rules.href = `/rules/${currentLanguage()}`;
   rules.setAttribute("hreflang", currentLanguage());
   document.getElementById("lang-select").value = currentLanguage();
-  document.title = t("app.title");
+  showTitle();
 }
 
 function route() {
@@ -30,25 +31,43 @@ function route() {
   const other = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/(replay|board)\/?$/);
   if (view) view.destroy();
   clear(main);
-  if (match) mountTableOrAssist(match[1].toUpperCase());
-  else if (other && other[2] === "board") view = mountBoard(main, other[1].toUpperCase());
-  else if (other) view = mountReplay(main, { code: other[1].toUpperCase(), game: new URLSearchParams(location.search).get("game") });
-  else if (/^\/replay\/?$/.test(location.pathname)) view = mountReplay(main);
-  else if (/^\/me\/?$/.test(location.pathname)) view = mountProfile(main);
-  else if (/^\/me\/link\/?$/.test(location.pathname)) view = mountRedeem(main);
-  else if (/^\/g\/join\/?$/.test(location.pathname)) view = mountJoinGroup(main);
-  else if (/^\/g\/[A-Za-z0-9]{8}\/?$/.test(location.pathname)) view = mountGroup(main, location.pathname.split("/")[2].toUpperCase());
-  else if (location.pathname === "/" || location.pathname === "/index.html") view = mountStart(main);
-  else if (/^\/assist\/?$/.test(location.pathname)) {
+  // Each page's title, until the page itself knows better (a group's name, no such table).
+  const code = (match || other || [])[1]?.toUpperCase();
+  if (match) {
+    setPageTitle(() => t("titles.table", { code }));
+    mountTableOrAssist(code);
+  } else if (other && other[2] === "board") {
+    setPageTitle(() => t("titles.board", { code }));
+    view = mountBoard(main, code);
+  } else if (other) {
+    setPageTitle(() => t("titles.replay", { code }));
+    view = mountReplay(main, { code, game: new URLSearchParams(location.search).get("game") });
+  } else if (/^\/replay\/?$/.test(location.pathname)) {
+    setPageTitle(() => t("titles.replay_file"));
+    view = mountReplay(main);
+  } else if (/^\/me(\/link)?\/?$/.test(location.pathname)) {
+    setPageTitle(() => t("titles.profile"));
+    view = /^\/me\/?$/.test(location.pathname) ? mountProfile(main) : mountRedeem(main);
+  } else if (/^\/g\/join\/?$/.test(location.pathname)) {
+    setPageTitle(() => t("titles.join_group"));
+    view = mountJoinGroup(main);
+  } else if (/^\/g\/[A-Za-z0-9]{8}\/?$/.test(location.pathname)) {
+    setPageTitle(() => t("titles.group"));
+    view = mountGroup(main, location.pathname.split("/")[2].toUpperCase());
+  } else if (location.pathname === "/" || location.pathname === "/index.html") {
+    setPageTitle(null);
+    view = mountStart(main);
+  } else if (/^\/assist\/?$/.test(location.pathname)) {
     // The rules pages link here: the start page, opened at its "Real cards" form.
+    setPageTitle(() => t("titles.real_cards"));
     view = mountStart(main);
     const form = main.querySelector("#real-cards-form");
     if (form) {
       form.scrollIntoView({ block: "start" });
       form.querySelector("input")?.focus();
     }
-  }
-  else {
+  } else {
+    setPageTitle(() => t("titles.not_found"));
     view = { rerender() {}, destroy() {} };
     main.append(
       h("section", { class: "page-message" },
@@ -70,6 +89,7 @@ function mountTableOrAssist(code) {
     .then((assisted) => {
       if (view !== placeholder) return;
       clear(main);
+      if (assisted) setPageTitle(() => t("titles.assist", { code }));
       view = assisted ? mountAssist(main, code) : mountTable(main, code);
     });
 }

@@ -8,6 +8,7 @@ import { clear, h } from "../dom.js";
 import { has, safeGet, safeSet, t } from "../i18n.js";
 import { botLabel } from "../kit/text.js";
 import { avatarEl } from "../profile/avatar.js";
+import { setPageTitle } from "../title.js";
 import { eveningText, formatDay, formatWhen, personName } from "../profile/people.js";
 import { ratingPlot } from "./rating.js";
 import { standingsTable } from "./standings.js";
@@ -188,6 +189,7 @@ export function mountGroup(root, code) {
     if (!state.page && !state.error) page.append(h("p", { class: "page-message loading", text: "…" }));
     if (!safeGet(PROFILE_KEY)) page.append(h("p", {}, h("a", { class: "button", href: "/me", text: t("group.to_profile") })));
     if (state.page) {
+      setPageTitle(state.page.group.name);
       page.append(h("h1", { text: state.page.group.name }),
         standingsEl(state.page), recentEl(state.page), playEl(state.page), membersEl(state.page));
     }

@@ -6,6 +6,7 @@
 import { bullheads, cardBackEl, cardEl, cardName, totalBullheads } from "../cards.js";
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
+import { setPageTitle } from "../title.js";
 import { sheetScroll } from "./sheetscroll.js";
 import { GAME_END, SPEEDS, lowestFirst, nearEnd } from "./state.js";
 import { emptyHandText, seatStateText } from "./text.js";
@@ -289,6 +290,7 @@ export function renderPageMessage(title, text) {
 export function renderNotReady({ fatal, hasView, errorText }) {
   if (fatal) {
     const title = has(`errors.${fatal}_title`) ? t(`errors.${fatal}_title`) : t("errors.table_not_found_title");
+    setPageTitle(title); // "Table not found" in the tab too
     return renderPageMessage(title, errorText(fatal));
   }
   if (!hasView) return h("p", { class: "page-message loading", text: t("table.connecting") });

@@ -16,6 +16,7 @@ import { animateEvent } from "../kit/animate.js";
 import { createAnnouncer } from "../kit/announce.js";
 import { renderPageMessage } from "../kit/render.js";
 import { speedFrom } from "../kit/state.js";
+import { setPageTitle } from "../title.js";
 import { fileSizeProblem, recordErrorText, replayRecord, tableErrorText, tableReplay } from "./load.js";
 import { animatesTo, beforeTurn, keyTarget, parsePosition, playerNames, positionHash, positionText, stepIndexFor, stepStatus } from "./model.js";
 import { createReplayView } from "./view.js";
@@ -212,6 +213,7 @@ export function mountReplay(root, { code = null, game = null } = {}) {
     const key = focus || (focusWasHere ? focusKeyOf(active) : null);
     clear(root);
     if (s.error) {
+      setPageTitle(s.error.title); // "No such game" in the tab too
       const page = renderPageMessage(s.error.title, s.error.text);
       if (s.error.back && code) {
         page.append(h("p", {}, h("a", { class: "button", href: `/t/${code}`, text: t("replay.back_to_table") })));

@@ -5,6 +5,7 @@
 // localStorage; nothing here plays a card or chooses anything.
 
 import { safeGet, safeSet, t } from "../i18n.js";
+import { setTurnTitle } from "../title.js";
 
 export const SOUNDS_KEY = "nimmt.sounds";
 export const NOTIFY_KEY = "nimmt.notify";
@@ -56,8 +57,7 @@ export function createAlerts({ code, storage = { get: safeGet, set: safeSet }, w
   }
 
   function setTitle() {
-    const base = t("app.title");
-    doc.title = yourTurn ? `${t("talk.title_turn")} · ${base}` : base;
+    setTurnTitle(yourTurn);
   }
 
   return {
