@@ -4,7 +4,8 @@ status line and every card of the hand lie inside the window, nothing needs scro
 is too small to read, and the hand, the rows, the status line, the players, the revealed cards,
 the last-turn strip and the score sheet never cover one another. Each revealed card shows its
 player's name inside the window (on a phone held sideways too), every line of the last-turn
-strip stays in its place (ten of them once beside a 1280x800 hand), and every bot's name reads
+strip stays in its place (ten of them once beside a 1280x800 hand) and on a phone shows whole,
+inside the window, the strip scrolling neither sideways nor down, and every bot's name reads
 "Bot N" in full however narrow its seat (never "Bot…").
 
 One table per seat count (one person and greedy bots, the fixed deal of the test server), one
@@ -25,6 +26,8 @@ pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 800), (1366, 768), (1920, 1080), (390, 844), (844, 390), (360, 640)]
 """Two laptops, a large screen, a phone upright and sideways, and a small phone."""
+PHONE_WIDTH = 1000
+"""Narrower windows than this (phones upright and sideways) show the whole last turn at once."""
 MIN_CARD_WIDTH = 26
 """Narrower than this, a card's number is too small to read without zooming."""
 
@@ -59,8 +62,13 @@ MEASURE = """() => {
     // A bot's "Bot 2" cut short ("Bot…"): its text wider than its box.
     cutNames: [...document.querySelectorAll(".seat .name-main")].filter(shown)
       .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent),
+    // The same lines whole, not clipped: on a phone every one must show in full.
+    lastWhole: all("#last-turn .last-item"),
     sheet: all(".table-page > .sheet"),
     lastTurn: all("#last-turn"),
+    lastScrolls: [...document.querySelectorAll("#last-turn")].filter(shown)
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+      .length > 0,
     page: {
       width: document.documentElement.scrollWidth,
       height: document.documentElement.scrollHeight,
@@ -101,16 +109,15 @@ def layout_problems(boxes: dict[str, Any], width: int, height: int) -> list[str]
         problems.append(f"{len(boxes['reveal'])} revealed cards, {len(boxes['revealNames'])} names")
     if boxes["cutNames"]:
         problems.append(f"names cut short: {boxes['cutNames']}")
-    for group in (
-        "rows",
-        "totals",
-        "status",
-        "hand",
-        "seats",
-        "reveal",
-        "revealNames",
-        "lastItems",
-    ):
+    groups_inside = ["rows", "totals", "status", "hand", "seats", "reveal", "revealNames"]
+    groups_inside += ["lastTurn", "lastItems"]
+    if width < PHONE_WIDTH:
+        # A phone: the last-turn strip neither scrolls nor cuts a line off (its lines once ran
+        # off the right edge of a phone, one line scrolling sideways).
+        groups_inside.append("lastWhole")
+        if boxes["lastScrolls"]:
+            problems.append("the last-turn strip scrolls")
+    for group in groups_inside:
         for index, item in enumerate(boxes[group]):
             if not inside(item, width, height):
                 problems.append(f"{group}[{index}] outside the window: {item}")

@@ -1,7 +1,8 @@
 """Every page fits every screen and has no serious accessibility fault: the start page, the
 rules in three languages, the table at 2, 4 and 10 seats, the real-cards assistant at its row
-choice, the replay and the TV board at 10 seats (during play and at game over), on phones held
-upright (360, 390, 430 px) and sideways (844x390), laptops and a 1920x1080 screen.
+choice, the replay and the TV board at 10 seats (during play and at game over; during play on
+phones too), on phones held upright (360, 390, 430 px) and sideways (844x390), laptops and a
+1920x1080 screen.
 
 At each size the page never scrolls sideways (``scrollWidth <= innerWidth``) and the elements
 that matter at that moment (rows, their totals, the status, the hand or the entry panel, the
@@ -208,12 +209,14 @@ def test_the_tv_board_at_ten_seats_to_its_final_sheet(server: Server, new_page: 
     expect(page.locator(".board-page .seat")).to_have_count(10)
     expect(page.locator(".board-page .rows .slot .card")).to_have_count(4)
     tv = [(1920, 1080)]
-    check(
-        page,
-        "board",
-        [".board-page .row", ".board-page .row-side", ".board-page .seat", ".board-join img"],
-        tv,
-    )
+    board = [".board-page .row", ".board-page .row-side", ".board-page .seat", ".board-join img"]
+    check(page, "board", board, tv)
+    # On a phone the board is a page that scrolls down, never sideways: its head (the code, the
+    # round, the full-screen button), the rows, the players and the QR code across the width.
+    on_phone = [*board, ".board-head > *", ".board-page .status", ".board-join figcaption"]
+    problems = layout_problems(page, "board on a phone", on_phone, PHONES, down=False)
+    assert not problems, "\n".join(problems)
+    page.set_viewport_size({"width": 1920, "height": 1080})
     player = subprocess.Popen(
         [sys.executable, "-c", "from nimmt.cli import main; main()", "bot",
          f"{server.base_url}/t/{made['code']}", "--bot", "greedy", "--token", made["token"]],

@@ -12,6 +12,7 @@ import {
   logFromState,
   outcomeShort,
   outcomeText,
+  outcomeTiny,
   resolveTurn,
   turnComplete,
   turnOutcomes,
@@ -188,5 +189,13 @@ describe("the log's sentences", () => {
     assert.equal(outcomeShort(outcomes[0], t), "log.short_choosing()");
     assert.equal(outcomeShort(outcomes[1], t), "");
     assert.equal(outcomeShort(outcomes[0], t, true), "log.short_choosing_you()");
+  });
+
+  test("under a card on a phone's strip: the row it went to, or the bullheads it took", () => {
+    const sixth = { turn: 5, cards: [{ card: 11, seat: 2 }], moves: [{ card: 11, seat: 2, row: 0, took: { cards: [1, 2, 3, 4, 10], bullheads: 7, chosen: false } }], pending: null };
+    assert.equal(outcomeTiny(turnOutcomes(sixth)[0], t), "log.tiny_took(row=1,count=7)");
+    assert.equal(outcomeTiny(turnOutcomes(turnsFromView(VIEW)[0])[0], t), "log.tiny_placed(row=2)");
+    const waiting = { turn: 4, cards: [{ card: 2, seat: 0 }, { card: 60, seat: 1 }], moves: [], pending: { card: 2, seat: 0 } };
+    assert.deepEqual(turnOutcomes(waiting).map((outcome) => outcomeTiny(outcome, t)), ["…", ""]);
   });
 });

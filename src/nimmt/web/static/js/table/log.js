@@ -217,6 +217,17 @@ export function outcomeText(outcome, words) {
 }
 
 /**
+ * The tiniest label for one card's outcome, under the card on a phone's last-turn strip: "→ 2"
+ * (placed in row 2), "+7" (took a row of 7 bullheads: the card now starts that row).
+ */
+export function outcomeTiny(outcome, t) {
+  if (outcome.pending) return "…";
+  if (outcome.row === null) return "";
+  if (!outcome.took) return t("log.tiny_placed", { row: outcome.row + 1 });
+  return t("log.tiny_took", { row: outcome.row + 1, count: outcome.took.bullheads });
+}
+
+/**
  * A short label for one card's outcome on the last-turn strip: "→ row 2", "takes row 2 (+7)";
  * under "You" (`mine`) the verb agrees with it: "take row 2 (+7)".
  */

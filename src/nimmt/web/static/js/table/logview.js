@@ -6,7 +6,7 @@
 import { bullheads } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { outcomeShort, outcomeText, turnOutcomes } from "./log.js";
+import { outcomeShort, outcomeText, outcomeTiny, turnOutcomes } from "./log.js";
 
 /** A card's number as a small chip in its bullhead colour (the sentence beside it says it). */
 const miniCard = (card) =>
@@ -61,10 +61,12 @@ export function renderLastTurn(turn, words) {
   if (!turn) return null;
   const items = turnOutcomes(turn).map((outcome) => {
     const mine = outcome.seat === words.me;
+    const name = mine ? t("seat.you") : (words.shortOf || words.nameOf)(outcome.seat);
     return h("li", { class: `last-item${outcome.took ? " took" : ""}${mine ? " mine" : ""}`, "data-card": outcome.card, "data-seat": outcome.seat },
       miniCard(outcome.card),
-      h("span", { class: "last-name", "aria-hidden": "true", text: mine ? t("seat.you") : (words.shortOf || words.nameOf)(outcome.seat) }),
+      h("span", { class: "last-name", "aria-hidden": "true", text: name }),
       h("span", { class: "last-where", "aria-hidden": "true", text: outcomeShort(outcome, t, mine) }),
+      h("span", { class: "last-tiny", "aria-hidden": "true", text: outcomeTiny(outcome, t) }),
       h("span", { class: "visually-hidden", text: outcomeText(outcome, words) }));
   });
   return h("section", { class: "last-turn", id: "last-turn", "aria-labelledby": "last-turn-title" },
