@@ -141,3 +141,15 @@ def play_to_the_end(
                 ana.locator(".hand:not(.idle) .card").first.click(timeout=1000)
         time.sleep(0.05)  # a poll of the page, not a timing assertion
     return ana, code
+
+
+UNTITLED = """() => [...document.querySelectorAll("body *")].filter((el) => {
+  // Every text that can be cut short with an ellipsis has a tooltip (its own title, or its
+  // label's around it) to read it whole; unless it cannot be pointed at (a passing speech
+  // bubble, whose words the talk's log keeps).
+  const style = getComputedStyle(el);
+  if (style.textOverflow !== "ellipsis" || !el.textContent.trim()) return false;
+  if (style.pointerEvents === "none" || !el.getClientRects().length) return false;
+  return !el.closest("[title]")?.title;
+}).map((el) => `${el.className}: ${el.textContent.trim()}`)"""
+"""The elements whose text an ellipsis may cut short and no tooltip holds (none, on any page)."""

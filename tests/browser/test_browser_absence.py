@@ -2,7 +2,8 @@
 once the table's delay has passed the two others see it, one proposes that a bot plays the seat,
 nothing happens until the second agrees, and then the bot plays it. When she opens the table
 again she decides again, from her next decision on: the table waits for her card. The page with
-the proposal shown has no serious axe violation."""
+the proposal shown has no serious axe violation, and its drop-down of bots is styled like the
+app's other fields."""
 
 from __future__ import annotations
 
@@ -44,6 +45,13 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
         expect(page.locator("#absence")).to_contain_text(
             "Ana has been away for less than a minute."
         )
+    # The bot's drop-down looks like every field of the app (white, rounded, padded), not the
+    # browser's bare control.
+    look = ben.locator("#absence-bot-0").evaluate(
+        "(el) => { const s = getComputedStyle(el);"
+        " return [s.backgroundColor, s.borderTopLeftRadius, s.paddingLeft, s.borderTopColor]; }"
+    )
+    assert look == ["rgb(255, 255, 255)", "8px", "10px", "rgb(185, 195, 189)"], look
     ben.click('[data-focus="absence-propose-0"]')
     rest = " that a bot (medium) plays for Ana until they return."
     rest += " It happens only when everyone present agrees."

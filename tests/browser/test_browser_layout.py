@@ -5,8 +5,9 @@ is too small to read, and the hand, the rows, the status line, the players, the 
 the last-turn strip and the score sheet never cover one another. Each revealed card shows its
 player's name inside the window (on a phone held sideways too), every line of the last-turn
 strip stays in its place (ten of them once beside a 1280x800 hand) and on a phone shows whole,
-inside the window, the strip scrolling neither sideways nor down, and every bot's name reads
-"Bot N" in full however narrow its seat (never "Bot…").
+inside the window, the strip scrolling neither sideways nor down, every bot's name reads
+"Bot N" in full however narrow its seat (never "Bot…"), and any name or state that an ellipsis
+may cut short has a tooltip that holds it whole.
 
 One table per seat count (one person and greedy bots, the fixed deal of the test server), one
 page resized through the six sizes: once while the person chooses a card, once while they must
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from tests.browser.browser_helpers import Server
+from tests.browser.browser_helpers import UNTITLED, Server
 
 pytestmark = pytest.mark.browser
 
@@ -145,6 +146,8 @@ def check_every_size(page: Any, when: str) -> list[str]:
         page.set_viewport_size({"width": width, "height": height})
         boxes = page.evaluate(MEASURE)
         found = layout_problems(boxes, width, height)
+        # A name or state cut short ("Anasta…") can still be read whole, in its tooltip.
+        found += [f"no tooltip for {text}" for text in page.evaluate(UNTITLED)]
         problems += [f"{when} at {width}x{height}: {p}" for p in found]
     return problems
 

@@ -7,7 +7,8 @@ phones too), on phones held upright (360, 390, 430 px) and sideways (844x390), l
 At each size the page never scrolls sideways (``scrollWidth <= innerWidth``) and the elements
 that matter at that moment (rows, their totals, the status, the hand or the entry panel, the
 seats, every line of the final sheet) lie inside the window. axe-core (pinned in
-package-lock.json) finds no serious or critical violation on any of these pages."""
+package-lock.json) finds no serious or critical violation on any of these pages, and every text
+there that an ellipsis may cut short has a tooltip that holds it whole."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from tests.browser.browser_helpers import Server
+from tests.browser.browser_helpers import UNTITLED, Server
 
 pytestmark = pytest.mark.browser
 
@@ -100,6 +101,7 @@ def check(
 ) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
     problems = [f"{what}: {v}" for v in axe_violations(page)]
+    problems += [f"{what}: no tooltip for {v}" for v in page.evaluate(UNTITLED)]
     problems += layout_problems(page, what, selectors, sizes, down)
     assert not problems, "\n".join(problems)
 

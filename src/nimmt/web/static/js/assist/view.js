@@ -121,7 +121,7 @@ export function createAssistView(ctx) {
           class: `assist-player${pending && pending.seat === seat ? " asked" : ""}${best.includes(seat) ? " winner" : ""}`,
           "data-seat": seat,
         },
-          h("span", { class: "assist-player-name", text: name }),
+          h("span", { class: "assist-player-name", text: name, title: name }),
           h("span", { class: "visually-hidden", text: t("seat.score_label", { round, total }) }),
           h("span", { class: "pile-part", "aria-hidden": "true" },
             h("span", { class: "head" }), h("span", { class: "assist-round-number", text: String(round) })),
@@ -232,7 +232,7 @@ export function createAssistView(ctx) {
       const id = `assist-card-${index}`;
       const label = rows ? t("assist.row_field", { row: index + 1 }) : view.names[index];
       list.append(h("li", { class: "assist-field-line" },
-        h("label", { for: id, class: "assist-field-label", text: label }),
+        h("label", { for: id, class: "assist-field-label", text: label, title: label }),
         h("input", {
           id, class: "assist-field", type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 3,
           autocomplete: "off", enterkeyhint: index === count - 1 ? "done" : "next", "data-focus": `field-${index}`,

@@ -76,7 +76,10 @@ export async function revealCards(root, cards, opts) {
     if (!key || stateKeyAtReveal(key) === key) continue;
     seat.classList.replace(`state-${key}`, `state-${stateKeyAtReveal(key)}`);
     const text = seat.querySelector(".seat-state");
-    if (text && !seat.classList.contains("offline")) text.textContent = seatStateText(stateKeyAtReveal(key), t);
+    if (text && !seat.classList.contains("offline")) {
+      text.textContent = seatStateText(stateKeyAtReveal(key), t);
+      text.title = text.textContent; // cut short in a narrow seat: the tooltip holds it all
+    }
   }
   // Each player's card turns over in front of them ...
   cards.forEach((card, seat) => {

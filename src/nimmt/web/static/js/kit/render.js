@@ -68,11 +68,13 @@ export function renderRows(rows, { choosable = false, onChoose = null, onKeydown
   return el;
 }
 
-/** A revealed card with its player's name under it (`mine`: "You" and marked). */
+/** A revealed card with its player's name under it (`mine`: "You" and marked). The name may
+ * be cut short (an ellipsis): its tooltip holds the whole of it, as every such label's does. */
 export function revealItem(card, seat, { name, mine = false }) {
+  const text = mine ? t("seat.you") : name;
   return h("div", { class: `reveal-item${mine ? " mine" : ""}`, "data-card": card, "data-seat": seat },
     cardEl(card),
-    h("span", { class: "reveal-name", text: mine ? t("seat.you") : name }));
+    h("span", { class: "reveal-name", text, title: text }));
 }
 
 /** The strip of revealed cards, lowest first (hidden when `revealed` is null). */
@@ -117,10 +119,13 @@ export function renderBoard({ rows, revealed = null, status = "", mustChoose = f
  * still reads "Bot 2", not "Bot…".
  */
 function seatNameText(name, short = null) {
-  if (!short || short === name || !name.startsWith(short)) return h("span", { class: "seat-name-text", text: name });
-  return h("span", { class: "seat-name-text parts" },
+  if (!short || short === name || !name.startsWith(short)) return h("span", { class: "seat-name-text", text: name, title: name });
+  return h("span", { class: "seat-name-text parts", title: name },
     h("span", { class: "name-main", text: short }), h("span", { class: "name-more", text: name.slice(short.length) }));
 }
+
+/** A seat's state ("Has chosen"), cut short where the seat is narrow: the tooltip says it all. */
+const seatStateEl = (text) => h("div", { class: "seat-state", text, title: text });
 
 /**
  * The players around the table. `seats`: one plain object per seat, as state.js seatSummaries
@@ -145,7 +150,7 @@ export function renderSeats(seats) {
             seatNameText(info.name, info.short),
             info.isMe ? h("span", { class: "badge", text: t("seat.you") }) : null,
             info.bot ? h("span", { class: "badge bot", text: t("seat.bot") }) : null),
-          h("div", { class: "seat-state", text: info.offline ? t("seat.state_offline") : seatStateText(info.stateKey, t) }),
+          seatStateEl(info.offline ? t("seat.state_offline") : seatStateText(info.stateKey, t)),
           h("div", { class: "seat-pile" },
             h("span", { class: "visually-hidden", text: t("seat.score_label", { round: info.round, total: info.total }) }),
             h("span", { class: "pile-part round", "aria-hidden": "true" },

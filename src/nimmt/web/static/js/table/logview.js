@@ -61,10 +61,11 @@ export function renderLastTurn(turn, words) {
   if (!turn) return null;
   const items = turnOutcomes(turn).map((outcome) => {
     const mine = outcome.seat === words.me;
+    // The name may be cut short (an ellipsis): its tooltip holds the whole name.
     const name = mine ? t("seat.you") : (words.shortOf || words.nameOf)(outcome.seat);
     return h("li", { class: `last-item${outcome.took ? " took" : ""}${mine ? " mine" : ""}`, "data-card": outcome.card, "data-seat": outcome.seat },
       miniCard(outcome.card),
-      h("span", { class: "last-name", "aria-hidden": "true", text: name }),
+      h("span", { class: "last-name", "aria-hidden": "true", text: name, title: mine ? name : words.nameOf(outcome.seat) }),
       h("span", { class: "last-where", "aria-hidden": "true", text: outcomeShort(outcome, t, mine) }),
       h("span", { class: "last-tiny", "aria-hidden": "true", text: outcomeTiny(outcome, t) }),
       h("span", { class: "visually-hidden", text: outcomeText(outcome, words) }));
