@@ -290,13 +290,17 @@ class TableBook:
 
     async def catch_up(self, table: LiveTable) -> None:
         """Bring ``table`` (lock held) to the database's version, telling the listeners here
-        what changed. Incremental when it can be; from scratch otherwise."""
+        what changed. Incremental when it can be; from scratch otherwise. A table no longer
+        stored is let go (:meth:`forget`)."""
         if table.needs_restore:  # it holds a change that was never stored: rebuild it first
             await self.repair(table)
         record = await self.read(self.storage.load_table, table.code)
-        if record is not None:  # the moments people left, as another process may have stored
-            table.presence.stored = dict(record.away_since)
-        if record is None or record.status.version <= table.version:
+        if record is None:  # deleted (``nimmt admin purge``) while held here
+            self.forget(table)
+            return
+        # The moments people left, as another process may have stored them.
+        table.presence.stored = dict(record.away_since)
+        if record.status.version <= table.version:
             return
         seen = table.version
         try:
@@ -409,15 +413,19 @@ class TableBook:
         """The after-change hook, after an action that is already stored and told: if what
         follows cannot be stored now, the action still stands; it is tried again after a
         pause."""
+        if table.gone:
+            return
         try:
             await self.after_change(table)
         except (ServiceError, Behind):
+            if table.gone:
+                return  # deleted meanwhile: nothing to retry
             log.error("table %s: the follow-up failed; retrying", table.code)
             self.spawn(self._retry_follow_up(table), f"retry {table.code}")
 
     async def _retry_follow_up(self, table: LiveTable) -> None:
         await asyncio.sleep(self.retry_seconds)
-        if not self.closed:
+        if not self.closed and not table.gone:
             async with table.lock:
                 try:
                     await self.repair(table)

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nimmt.server import serialize
-from nimmt.server.book import TableBook
+from nimmt.server.book import TableBook, table_gone
 from nimmt.server.errors import ServiceError
 from nimmt.server.publisher import News
 from nimmt.server.serialize import error_message
@@ -67,6 +67,8 @@ class Listeners:
         async with table.lock:
             if self.book.shared:
                 await self.book.catch_up(table)
+                if table.gone:  # deleted in the database, as another process held it
+                    raise table_gone()
             seat = table.seat_of_token(token) if token else None
             connection = Connection(
                 table.code, token, seat, max_queue=self.max_queue, inline=inline, changes=changes

@@ -297,3 +297,35 @@ def test_a_table_purged_under_its_players_is_closed_not_retried(
     with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
         assert ws.receive_json()["code"] == "table_not_found"
     assert client.get(f"/api/tables/{code}").status_code == 404
+
+
+def test_a_table_deleted_while_another_process_moves_it_is_let_go_on_catching_up(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """With several processes, one that holds a table only follows it: it learns of the
+    deletion when it catches up (a poll, the watchdog), tells its sockets and lets the table go;
+    what would follow the change is not retried."""
+    storage = MemoryStorage()
+    client = make_client(storage=storage)
+    code, _token = create_table(client, [{"kind": "human"}, {"kind": "human"}])
+    service = service_of(client)
+    book = service.book
+    table = book.tables[code]
+
+    async def catch_up_and_follow() -> list[str]:
+        async with table.lock:
+            await book.catch_up(table)
+            await book.follow_up(table)
+        return [task.get_name() for task in book._background]
+
+    with client.websocket_connect(f"/ws/{code}") as watching:
+        receive_until(watching, lambda m: m["type"] == "state")
+        now = datetime.now(UTC) + timedelta(seconds=1)
+        storage.purge(finished_before=now, abandoned_before=now)
+        background = client.portal.call(catch_up_and_follow)  # type: ignore[union-attr]
+        assert not [name for name in background if name.startswith("retry")]
+        assert table.gone and code not in book.tables
+        assert receive_until(watching, lambda m: m["type"] == "error")["code"] == "table_not_found"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            watching.receive_json()
+        assert closed.value.code == 4404
