@@ -33,6 +33,21 @@ def test_a_database_that_cannot_be_reached() -> None:
     assert "postgresql+psycopg://nobody@127.0.0.1" in lines[0]
 
 
+def test_a_bus_that_cannot_be_reached_is_named_without_its_password(tmp_path: Path) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    code, output = run(
+        "--db", f"sqlite:///{tmp_path}/g.db", "--port", "0",
+        "--bus", f"redis://:s3cret@127.0.0.1:{port}/0",
+    )  # fmt: skip
+    assert code == 1
+    lines = output.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: cannot reach the bus redis://***@127.0.0.1:{port}/0: ")
+    assert "s3cret" not in output
+
+
 def test_a_port_in_use_or_out_of_range(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

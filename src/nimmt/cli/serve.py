@@ -62,6 +62,7 @@ def serve(
     from sqlalchemy.engine import make_url
 
     from nimmt.server import Settings, create_app
+    from nimmt.server.bus import shown_url
     from nimmt.server.guard import GuardedHttp, configure
     from nimmt.server.logs import uvicorn_log_config
     from nimmt.server.storage import SqlStorage
@@ -120,7 +121,7 @@ def serve(
         # Bigger socket frames are dropped by the WebSocket layer (close 1009), unread.
         "ws_max_size": settings.max_message_bytes,
     }
-    shown_bus = f"bus {_hide_password(settings.bus)}" if settings.bus else "no bus: one process"
+    shown_bus = f"bus {shown_url(settings.bus)}" if settings.bus else "no bus: one process"
     shown = f"http://{settings.host}:{settings.port}  (database {shown_db}, {shown_bus}"
     if settings.workers == 1:
         configure(settings)  # several processes: each configures its own from the environment
@@ -136,26 +137,18 @@ def serve(
     uvicorn.run("nimmt.server:create_app", factory=True, workers=settings.workers, **options)
 
 
-def _hide_password(url: str) -> str:
-    """A Redis URL as it may be shown: without its password."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}").geturl()
-
-
 def _check_bus(url: str) -> None:
     """Fail early, with a clear line, when the bus cannot be reached."""
     import redis
+
+    from nimmt.server.bus import shown_url
 
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3)
         client.ping()
         client.close()
     except Exception as error:
-        fail(f"cannot reach the bus {url}: {_first_line(error)}")
+        fail(f"cannot reach the bus {shown_url(url)}: {_first_line(error)}")
 
 
 def _check_port_free(host: str, port: int) -> None:

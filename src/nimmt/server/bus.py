@@ -26,6 +26,7 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import orjson
 
@@ -63,6 +64,20 @@ TALK = "talk"
 OnPresence = Callable[[str, str, list[int]], Awaitable[None]]
 """Another process (its sender id) says which seats of a table are connected to it."""
 PRESENCE = "presence"
+
+
+def shown_url(url: str) -> str:
+    """A Redis URL as a log line or an error may show it: without its password.
+
+    >>> shown_url("redis://:s3cret@cache.example:6380/0")
+    'redis://***@cache.example:6380/0'
+    >>> shown_url("redis://127.0.0.1:6379/0")
+    'redis://127.0.0.1:6379/0'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}").geturl()
 
 
 class Bus(Protocol):
@@ -192,7 +207,8 @@ class RedisBus:
                 raise
             except Exception as error:
                 if self._healthy:
-                    log.error("bus: lost the connection to %s (%s); polling meanwhile", self.url,
+                    log.error("bus: lost the connection to %s (%s); polling meanwhile",
+                              shown_url(self.url),
                               error)  # fmt: skip
                 self._healthy = False
                 await self._drop_pubsub()
