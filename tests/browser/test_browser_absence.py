@@ -21,6 +21,20 @@ from tests.waiting import wait_until
 pytestmark = pytest.mark.browser
 
 
+PHONE_ROOM = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const rows = [...document.querySelectorAll('.row[data-row]')].map(box);
+  return {
+    rowsEnd: Math.max(...rows.map((r) => r.bottom)),
+    handTop: box(document.querySelector('.hand')).top,
+    panelTop: box(document.querySelector('#absence')).top,
+    panelEnd: box(document.querySelector('#absence')).bottom,
+    pageHeight: document.documentElement.scrollHeight,
+  };
+}"""
+"""Where the rows end, the hand and the absence panel begin, and how tall the page is."""
+
+
 def take_seat(page: Any, code: str, name: str) -> None:
     page.goto(f"/t/{code}")
     page.fill("#seat-name", name)
@@ -58,6 +72,17 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
     expect(ben.locator("#absence-proposal")).to_have_text("You propose" + rest)
     expect(cal.locator("#absence-proposal")).to_have_text("Ben proposes" + rest)
     expect(ben.locator("#absence")).to_contain_text("Waiting for: Cal.")
+    # On phones the panel, its longest text shown, leaves the four rows in sight above the hand
+    # (it scrolls inside instead), and the page itself does not scroll.
+    desktop = cal.viewport_size
+    for width, height in ((360, 640), (390, 844)):
+        cal.set_viewport_size({"width": width, "height": height})
+        expect(cal.locator("#absence-proposal")).to_be_visible()
+        room = cal.evaluate(PHONE_ROOM)
+        assert room["rowsEnd"] <= room["handTop"] <= room["panelTop"], (width, room)
+        assert room["panelEnd"] <= height and room["pageHeight"] <= height, (width, room)
+    assert desktop is not None
+    cal.set_viewport_size(desktop)
 
     # Ben and Cal choose their cards: Ana's seat waits, nobody chooses for her.
     for page in (ben, cal):
