@@ -24,15 +24,20 @@ pytestmark = pytest.mark.browser
 PHONE_ROOM = """() => {
   const box = (el) => el.getBoundingClientRect();
   const rows = [...document.querySelectorAll('.row[data-row]')].map(box);
+  const hand = box(document.querySelector('.hand'));
+  const panel = box(document.querySelector('#absence'));
+  const apart = (a, b) =>
+    a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
   return {
     rowsEnd: Math.max(...rows.map((r) => r.bottom)),
-    handTop: box(document.querySelector('.hand')).top,
-    panelTop: box(document.querySelector('#absence')).top,
-    panelEnd: box(document.querySelector('#absence')).bottom,
+    handTop: hand.top,
+    panelApart: [hand, ...rows].every((other) => apart(panel, other)),
+    panelEnd: panel.bottom,
     pageHeight: document.documentElement.scrollHeight,
   };
 }"""
-"""Where the rows end, the hand and the absence panel begin, and how tall the page is."""
+"""Where the rows end and the hand begins, whether the absence panel covers neither, where it
+ends, and how tall the page is."""
 
 
 def take_seat(page: Any, code: str, name: str) -> None:
@@ -72,14 +77,15 @@ def test_the_table_hands_an_absent_seat_to_a_bot_only_when_all_agree(
     expect(ben.locator("#absence-proposal")).to_have_text("You propose" + rest)
     expect(cal.locator("#absence-proposal")).to_have_text("Ben proposes" + rest)
     expect(ben.locator("#absence")).to_contain_text("Waiting for: Cal.")
-    # On phones the panel, its longest text shown, leaves the four rows in sight above the hand
-    # (it scrolls inside instead), and the page itself does not scroll.
+    # On phones, upright or sideways, and on a desktop, the panel with its longest text leaves
+    # the four rows in sight above the hand and covers neither (it scrolls inside instead),
+    # and the page itself does not scroll.
     desktop = cal.viewport_size
-    for width, height in ((360, 640), (390, 844)):
+    for width, height in ((360, 640), (390, 844), (844, 390), (1280, 800)):
         cal.set_viewport_size({"width": width, "height": height})
         expect(cal.locator("#absence-proposal")).to_be_visible()
         room = cal.evaluate(PHONE_ROOM)
-        assert room["rowsEnd"] <= room["handTop"] <= room["panelTop"], (width, room)
+        assert room["rowsEnd"] <= room["handTop"] and room["panelApart"], (width, room)
         assert room["panelEnd"] <= height and room["pageHeight"] <= height, (width, room)
     assert desktop is not None
     cal.set_viewport_size(desktop)
