@@ -111,6 +111,18 @@ def test_unreadable_files(
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
 
 
+def test_a_file_name_that_does_not_show_stays_on_one_line(tmp_path: Path) -> None:
+    # A line break or an escape sequence in what the user typed shows as "?": the error is one
+    # line, and nothing reaches the terminal as a control sequence.
+    for name, shown in (("x\ny.json", "x?y.json"), ("a\x1b[31mb.json", "a?[31mb.json")):
+        for command in (["replay", name], ["analyze", name, "--seat", "1"]):
+            result = subprocess.run(
+                [NIMMT, *command], cwd=tmp_path, capture_output=True, text=True, check=False
+            )
+            assert result.returncode == 1, command
+            assert result.stderr == f"error: {shown}: no such file\n", command
+
+
 MIB16 = 16 * 1024 * 1024
 
 

@@ -16,6 +16,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from nimmt.cli import admin, analyze, arena, assist, bot, ladder, play, replay, serve
+from nimmt.cli.errors import say_error
 from nimmt.exits import EXIT_INTERRUPTED
 
 
@@ -118,7 +119,7 @@ def main() -> None:
         message = message or "Missing command."  # a group without its command: `nimmt admin`
         context = getattr(error, "ctx", None)
         hint = f" (see `{context.command_path} --help`)" if context is not None else ""
-        typer.echo(f"error: {message}{hint}", err=True)
+        say_error(f"{message}{hint}")
         sys.exit(getattr(error, "exit_code", 2))
     except RecursionError:
         typer.echo("error: the input is nested too deeply to read", err=True)
@@ -128,7 +129,7 @@ def main() -> None:
         # through) is still one line; NIMMT_DEBUG=1 shows where it came from.
         if os.environ.get("NIMMT_DEBUG"):
             raise
-        typer.echo(f"error: {unforeseen(error)}", err=True)
+        say_error(unforeseen(error))
         sys.exit(1)
     sys.exit(status if isinstance(status, int) else 0)
 

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from nimmt.cli.errors import check_record_target, fail
+from nimmt.cli.errors import check_record_target, fail, say_error
 from nimmt.engine import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.exits import EXIT_INTERRUPTED
 
@@ -86,7 +86,7 @@ def assist(
         return answer
 
     def reject(message: str) -> None:
-        typer.echo(f"error: {message}", err=True)
+        say_error(message)
 
     assistant = Assistant(names)
     session = AssistSession(assistant, console, ask, reject)

@@ -9,9 +9,16 @@ import typer
 
 
 def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on standard error and exit with status 1."""
-    typer.echo(f"error: {message}", err=True)
+    """Print ``error: message`` on standard error (:func:`say_error`) and exit with status 1."""
+    say_error(message)
     raise typer.Exit(1)
+
+
+def say_error(message: str) -> None:
+    """Print ``error: message`` on standard error, as one line whatever it holds: a file name
+    or a value the user typed with a line break or a control character (an escape sequence)
+    shows it as ``?`` (:func:`shown`)."""
+    typer.echo(f"error: {shown(message)}", err=True)
 
 
 def shown(text: str) -> str:
