@@ -21,6 +21,7 @@ or the rules raises :class:`RecordError`, whose message names the place, 1-based
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -229,6 +230,11 @@ def _check_players(players: object) -> tuple[str, ...]:
     for index, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             raise RecordError(f"seat {index}: a name must be a non-empty string")
+        if any(unicodedata.category(char) == "Cc" for char in name):
+            # A line break or an escape sequence, told to a terminal, would move or recolour it.
+            raise RecordError(
+                f"seat {index}: a name must not hold a control character (a line break, an escape)"
+            )
     if len(set(players)) != len(players):
         repeated = next(name for name in players if players.count(name) > 1)
         raise RecordError(f"player names must be distinct: {repeated!r} appears twice")

@@ -87,7 +87,8 @@ def test_a_player_number_counts_from_1() -> None:
 
 def test_names_in_an_error_are_shown_plainly_on_one_line(tmp_path: Path) -> None:
     record = json.loads(Path(FULL_GAME).read_text())
-    record["players"][0] = "Ann\nBo"  # a record's names may hold what a name typed may not
+    # A record's names may hold what a name typed may not (no control character, though).
+    record["players"][0] = "Ann\u200bBo"
     path = tmp_path / "odd.json"
     path.write_text(json.dumps(record))
     result = run("analyze", str(path), "--seat", "Zo\\e")

@@ -79,6 +79,12 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("one player", lambda r: r.update(players=["Ana"]), "2 to 10 players"),
     ("same name twice", lambda r: r.update(players=["Ana", "Ana", "Cleo", "Dan"]), "distinct"),
     ("empty name", lambda r: r["players"].__setitem__(1, " "), "seat 1: a name"),
+    (
+        "an escape in a name",
+        lambda r: r["players"].__setitem__(2, "Cleo\x1b[2J"),
+        "seat 2: a name must not hold a control character",
+    ),
+    ("a line break", lambda r: r["players"].__setitem__(0, "A\nna"), "seat 0: a name must not"),
     ("rounds not a list", lambda r: r.update(rounds={}), '"rounds" must be a list'),
     ("three rows", lambda r: r["rounds"][0]["rows"].pop(), "round 1: a round starts with 4 rows"),
     ("short hand", lambda r: r["rounds"][0]["hands"][1].pop(), "round 1: Ben must be dealt 10"),
