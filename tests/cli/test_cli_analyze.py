@@ -54,7 +54,7 @@ def test_the_table_shows_the_costliest_decisions_first_and_the_total() -> None:
     text = Path(FULL_GAME).read_text()
     result = run("analyze", "-", "--seat", "ana", "--samples", "32", stdin=text)
     assert result.returncode == 0, result.stderr
-    assert "Ana's decisions, the costliest first" in result.stdout
+    assert "Decisions of Ana, the costliest first" in result.stdout
     assert "Ana lost " in result.stdout and "expected bullheads over" in result.stdout
     answer = json.loads(
         run("analyze", FULL_GAME, "--seat", "Ana", "--samples", "32", "--json").stdout
@@ -105,6 +105,11 @@ def test_names_in_an_error_are_shown_plainly_on_one_line(tmp_path: Path) -> None
             [FULL_GAME, "--seat", "Zoe"],
             None,
             'error: no player called "Zoe" in this record; the players are Ana, Ben, Cleo, Dan',
+        ),
+        (
+            [FULL_GAME, "--seat", "7"],
+            None,
+            "error: no seat 7 in this record: its seats are 1 to 4 (Ana, Ben, Cleo, Dan)",
         ),
         (["-", "--seat", "Ana"], "{not json", "error: not valid JSON"),
         (

@@ -99,6 +99,9 @@ def seat_index(players: tuple[str, ...], wanted: str) -> int:
     if stripped.isdigit() and stripped.isascii() and 1 <= int(stripped) <= len(players):
         return int(stripped) - 1
     names = ", ".join(shown(name) for name in players)
+    if stripped.isdigit() and stripped.isascii():
+        seats = f"its seats are 1 to {len(players)} ({names})"
+        fail(f"no seat {shown(stripped)} in this record: {seats}")
     fail(f'no player called "{shown(wanted)}" in this record; the players are {names}')
 
 
@@ -122,7 +125,7 @@ def show(result: dict[str, Any], console: Console) -> None:
     if not decisions:
         console.print(f"{name} made no decision with more than one choice in this record.")
         return
-    table = Table(title=f"{name}'s decisions, the costliest first", title_justify="left")
+    table = Table(title=f"Decisions of {name}, the costliest first", title_justify="left")
     table.add_column("Round", justify="right")
     table.add_column("Turn", justify="right")
     table.add_column("Chosen", justify="right")
