@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+from tests.waiting import wait_until
 
 PHONE = {"width": 390, "height": 844}
 
@@ -97,3 +99,29 @@ def test_a_refusal_shows_where_it_was_asked_for(new_page: Callable[..., Any]) ->
     expect(error).to_be_visible()
     expect(error).to_be_in_viewport()
     assert page.locator(".profile-page > .form-error").count() == 0
+
+
+def test_the_start_page_s_drop_down_looks_like_its_other_fields(
+    new_page: Callable[..., Any],
+) -> None:
+    page = new_page()
+    page.goto("/")
+    style = (
+        "(el) => { const s = getComputedStyle(el);"
+        " return [s.backgroundColor, s.borderTopLeftRadius, s.paddingLeft]; }"
+    )
+
+    def looks() -> tuple[list[str], list[str]] | None:
+        # The page draws itself again as what it asked for comes: a field read just then is
+        # gone (its style empty), so read both once the page stands.
+        try:
+            look = page.locator("#away-minutes").evaluate(style)
+            field = page.locator("#player-name").evaluate(style)
+        except PlaywrightError:
+            return None
+        return None if "" in look + field else (look, field)
+
+    found = wait_until(looks)
+    assert found is not None
+    look, field = found
+    assert look == field == ["rgb(255, 255, 255)", "10px", "12px"], (look, field)
