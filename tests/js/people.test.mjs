@@ -164,7 +164,7 @@ describe("a person's games, one by one", () => {
   test("each game's own figures, the coach's review when there is one", async () => {
     await setLanguage("en");
     assert.equal(gameFiguresText(game()), "8.00 bullheads per round · 1 round without a bullhead · 4 rows taken");
-    assert.match(gameFiguresText(game({ decision_loss: 3.4 })), / · the coach's review: 3\.4 bullheads lost to your own decisions$/);
+    assert.match(gameFiguresText(game({ decision_loss: 3.4 })), / · the coach's estimate: 3\.4 bullheads lost to your own decisions$/);
   });
 
   test("the plot's line: bullheads per round, oldest game first", async () => {
