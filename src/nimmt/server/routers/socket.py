@@ -252,12 +252,8 @@ async def _pump_batches(
             close = CLOSE_TOO_SLOW
         finally:
             watch.sent(task)
-        if close == CLOSE_TOO_SLOW:
-            await _close_too_slow(websocket)
-            return
         if close is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(websocket.close(code=close), 2)
+            await _close(websocket, close)
             return
 
 
@@ -286,10 +282,15 @@ async def _texts(
     return texts, None
 
 
-async def _close_too_slow(websocket: WebSocket) -> None:
-    SLOW_CONSUMER_CLOSES.inc()
+async def _close(websocket: WebSocket, code: int) -> None:
+    """Close the socket with ``code`` once what was queued is sent: a client that does not read
+    (counted, with the reason ``slow_consumer``), or one whose table is gone."""
+    reason = None
+    if code == CLOSE_TOO_SLOW:
+        SLOW_CONSUMER_CLOSES.inc()
+        reason = "slow_consumer"
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(websocket.close(code=CLOSE_TOO_SLOW, reason="slow_consumer"), 2)
+        await asyncio.wait_for(websocket.close(code=code, reason=reason), 2)
 
 
 def _too_large(limit: int) -> ServiceError:
