@@ -96,12 +96,11 @@ def seat_index(players: tuple[str, ...], wanted: str) -> int:
             f'"{shown(wanted)}" could be any of {matching}: give the name exactly as in the record'
         )
     stripped = wanted.strip()
-    if stripped.isdigit() and stripped.isascii() and 1 <= int(stripped) <= len(players):
-        return int(stripped) - 1
     names = ", ".join(shown(name) for name in players)
     if stripped.isdigit() and stripped.isascii():
-        seats = f"its seats are 1 to {len(players)} ({names})"
-        fail(f"no seat {shown(stripped)} in this record: {seats}")
+        if 1 <= int(stripped) <= len(players):
+            return int(stripped) - 1
+        fail(f"no seat {stripped} in this record: its seats are 1 to {len(players)} ({names})")
     fail(f'no player called "{shown(wanted)}" in this record; the players are {names}')
 
 

@@ -113,7 +113,7 @@ def ladder(
         check_ladder(current, deals)
     except (LadderError, UnknownBotError) as error:
         fail(str(error))
-    workers = worker_count(jobs, max(1, len(current.missing(deals, extend=extend))))
+    workers = worker_count(jobs, len(current.missing(deals, extend=extend)))
     if file is not None:
         _save(current, file)  # a path that cannot be written fails now, before any play
     last_save = time.monotonic()
