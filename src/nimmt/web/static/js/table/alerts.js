@@ -56,10 +56,6 @@ export function createAlerts({ code, storage = { get: safeGet, set: safeSet }, w
     }
   }
 
-  function setTitle() {
-    setTurnTitle(yourTurn);
-  }
-
   return {
     get soundsOn() {
       return soundsOn;
@@ -116,12 +112,11 @@ export function createAlerts({ code, storage = { get: safeGet, set: safeSet }, w
         }
       }
       lastTurn = key;
-      setTitle();
+      setTurnTitle(yourTurn);
     },
-    refreshTitle: setTitle,
     destroy() {
       yourTurn = false;
-      setTitle();
+      setTurnTitle(false);
       if (audio) audio.close().catch(() => {});
     },
   };

@@ -276,7 +276,6 @@ export function createTalkDesk(ctx) {
     }
     clearTimeout(bubbleTimer);
     if (next !== Infinity) bubbleTimer = setTimeout(decorate, Math.max(50, next - now));
-    alerts.refreshTitle();
   }
 
   /** The toolbar's chip that opens the panel (drawn with the toolbar, at every state). */
