@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import tempfile
@@ -146,12 +147,31 @@ def tables(
         typer.echo(f"{table.code:<6}  {table.state:<8}  {when:<16}  {_seat_text(table)}")
 
 
+def retention_days(text: str) -> float:
+    """A number of days for ``purge``: from 0 to a hundred years (a date further back is not one
+    a database holds; ``nan`` and ``inf`` are no number of days)."""
+    from nimmt.server.settings import MAX_RETENTION_DAYS
+
+    try:
+        days = float(text)
+    except ValueError:
+        days = math.nan
+    if not 0 <= days <= MAX_RETENTION_DAYS:
+        raise typer.BadParameter(
+            f"{text!r} is not a number of days from 0 to {MAX_RETENTION_DAYS:.0f}"
+        )
+    return days
+
+
 @app.command("purge")
 def purge(
     finished_days: Annotated[
         float,
         typer.Option(
-            "--finished-days", metavar="N", min=0, help="Delete finished tables idle this long."
+            "--finished-days",
+            metavar="N",
+            parser=retention_days,
+            help="Delete finished tables idle this long.",
         ),
     ],
     abandoned_days: Annotated[
@@ -159,7 +179,7 @@ def purge(
         typer.Option(
             "--abandoned-days",
             metavar="M",
-            min=0,
+            parser=retention_days,
             help="Delete unfinished (abandoned) tables idle this long.",
         ),
     ],
@@ -169,11 +189,6 @@ def purge(
     db: DbOption = None,
 ) -> None:
     """Delete finished and abandoned tables where nobody acted for that many days."""
-    from nimmt.server.settings import MAX_RETENTION_DAYS
-
-    for option, days in (("--finished-days", finished_days), ("--abandoned-days", abandoned_days)):
-        if days > MAX_RETENTION_DAYS:
-            fail(f"{option} is at most {MAX_RETENTION_DAYS:.0f} (a hundred years)")
     now = datetime.now(UTC)
     storage = _open(db)
     try:

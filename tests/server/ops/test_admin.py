@@ -171,12 +171,15 @@ def test_admin_errors_are_one_line(tmp_path: Path) -> None:
     postgres = admin("backup", str(tmp_path / "b.db"), "--db", "postgresql://u@localhost/db")
     assert postgres.returncode == 1 and "pg_dump" in postgres.stderr
     assert len(postgres.stderr.splitlines()) == 1
-    negative = admin("purge", "--finished-days", "-1", "--abandoned-days", "7")
-    assert negative.returncode != 0 and negative.stderr.startswith("error:")
-    for days in ("1e10", "inf"):  # (a date before year 1 once said "Python int too large")
-        huge = admin("purge", "--finished-days", days, "--abandoned-days", "7")
-        assert huge.returncode == 1
-        assert huge.stderr == "error: --finished-days is at most 36500 (a hundred years)\n"
+    # (A date before year 1 once said "Python int too large"; ``nan`` that it should be at
+    # least 0.)
+    for days in ("-1", "1e10", "inf", "nan", "ten"):
+        refused = admin("purge", "--finished-days", "7", "--abandoned-days", days)
+        assert refused.returncode == 2  # a usage error, as every other
+        assert refused.stderr == (
+            f"error: Invalid value for '--abandoned-days': '{days}' is not a number of days"
+            " from 0 to 36500 (see `nimmt admin purge --help`)\n"
+        )
     # A directory nobody can write a file in (as root too: /proc).
     source = tmp_path / "games.db"
     sqlite3.connect(source).close()
