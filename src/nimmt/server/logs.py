@@ -172,15 +172,25 @@ class RequestContext:
         request_token = REQUEST_ID.set(request_id)
         table_token = TABLE.set(found.group(1).upper() if found else None)
         header = (b"x-request-id", request_id.encode())
+        answered = False
 
         async def send_with_id(message: Message) -> None:
+            nonlocal answered
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", ()), header]}
             await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                answered = True
 
         try:
             # A socket's frames go out as they are (its handshake carries no request id).
             await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
+        except Exception:
+            if not answered:
+                raise
+            # A bug after its whole answer went out: the app's handler logged it and answered
+            # 500 (Starlette raises it again all the same). Raised on, uvicorn would log it a
+            # second time and drop the connection that a client may keep using.
         finally:
             REQUEST_ID.reset(request_token)
             TABLE.reset(table_token)
