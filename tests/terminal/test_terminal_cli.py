@@ -198,3 +198,5 @@ def test_the_help_offers_the_coach_and_the_prompts_commands() -> None:
     words = " ".join(result.output.replace("│", " ").split())
     assert "--coach" in words and "it never chooses for you" in words
     assert "? for help, s for the score sheet so far, l for this round's turns" in words
+    # Lines break where the terminal ends, not where the source's did.
+    assert "or ? for help, s for the score sheet so far, l for" in result.output

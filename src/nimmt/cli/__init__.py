@@ -6,6 +6,7 @@ status 1 (:func:`fail`); never a traceback. ``nimmt`` alone prints the help.
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from typing import Annotated, Any
@@ -45,6 +46,11 @@ class _Command(TyperCommand):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.help:
+            # Typer keeps the line breaks of a docstring's later paragraphs, which then break
+            # the help's lines where the source did, not where the terminal does.
+            paragraphs = inspect.cleandoc(self.help).split("\n\n")
+            self.help = "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
         for param in self.params:
             if type(param) is TyperArgument:
                 param.__class__ = _Argument  # Typer builds the arguments; only their help differs
