@@ -55,7 +55,13 @@ def test_nimmt_alone_prints_the_help_and_succeeds() -> None:
     assert result.stdout == nimmt("--help").stdout
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["ladder"], ["serve"]])
+EVERY_COMMAND = [
+    [], ["play"], ["replay"], ["arena"], ["ladder"], ["serve"], ["assist"], ["analyze"], ["bot"],
+    ["admin"], ["admin", "tables"], ["admin", "purge"], ["admin", "backup"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND)
 def test_dash_h_is_help(command: list[str]) -> None:
     short, long = nimmt(*command, "-h"), nimmt(*command, "--help")
     assert (short.returncode, short.stderr) == (0, "")
@@ -76,7 +82,7 @@ TYPE_NAMES = re.compile(
 (a bot name's own placeholder, as in ``policy:PATH``, is not one)."""
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["arena"], ["ladder"], ["serve"]])
+@pytest.mark.parametrize("command", EVERY_COMMAND)
 def test_help_pages_show_no_internal_type_names(command: list[str]) -> None:
     text = nimmt(*command, "--help").stdout
     assert not TYPE_NAMES.search(text), text

@@ -6,80 +6,36 @@ status 1 (:func:`fail`); never a traceback. ``nimmt`` alone prints the help.
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from typer._click import Context
-from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from nimmt.cli import admin, analyze, arena, assist, bot, ladder, play, replay, serve
 from nimmt.cli.errors import say_error
+from nimmt.cli.help import HelpCommand, HelpGroup
 from nimmt.exits import EXIT_INTERRUPTED
-
-
-class _Group(TyperGroup):
-    """The app's group: its ``--help`` shows no type name (Typer would show ``<bool>``)."""
-
-    def get_help_option(self, ctx: Context) -> TyperOption | None:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.metavar = ""
-        return option
-
-
-class _Argument(TyperArgument):
-    """An argument shown by its metavar alone: ``FILE``, not ``{FILE}`` and ``<str>``."""
-
-    def display_type_rich(self, ctx: Context) -> str | None:
-        return None
-
-    def _usage_display_name(self) -> str:
-        return self.display_name_raw if self.required else f"[{self.display_name_raw}]"
-
-
-class _Command(TyperCommand):
-    """A subcommand: its ``--help`` shows no type name either."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if self.help:
-            # Typer keeps the line breaks of a docstring's later paragraphs, which then break
-            # the help's lines where the source did, not where the terminal does.
-            paragraphs = inspect.cleandoc(self.help).split("\n\n")
-            self.help = "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
-        for param in self.params:
-            if type(param) is TyperArgument:
-                param.__class__ = _Argument  # Typer builds the arguments; only their help differs
-
-    def get_help_option(self, ctx: Context) -> TyperOption | None:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.metavar = ""
-        return option
-
 
 app = typer.Typer(
     name="nimmt",
-    cls=_Group,
+    cls=HelpGroup,
     help="Classic 6 nimmt! for 2 to 10 players: play, replay, pit bots, serve the web table.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.command("play", cls=_Command)(play.play)
-app.command("replay", cls=_Command)(replay.replay)
-app.command("arena", cls=_Command)(arena.arena)
-app.command("ladder", cls=_Command)(ladder.ladder)
-app.command("serve", cls=_Command)(serve.serve)
-app.command("assist", cls=_Command)(assist.assist)
-app.command("analyze", cls=_Command)(analyze.analyze)
-app.command("bot", cls=_Command)(bot.bot)
-app.add_typer(admin.app, name="admin", cls=_Group)
+app.command("play", cls=HelpCommand)(play.play)
+app.command("replay", cls=HelpCommand)(replay.replay)
+app.command("arena", cls=HelpCommand)(arena.arena)
+app.command("ladder", cls=HelpCommand)(ladder.ladder)
+app.command("serve", cls=HelpCommand)(serve.serve)
+app.command("assist", cls=HelpCommand)(assist.assist)
+app.command("analyze", cls=HelpCommand)(analyze.analyze)
+app.command("bot", cls=HelpCommand)(bot.bot)
+app.add_typer(admin.app, name="admin", cls=HelpGroup)
 
 
 def version() -> str:

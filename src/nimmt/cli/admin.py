@@ -27,12 +27,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from nimmt.cli.errors import fail
+from nimmt.cli.help import HelpCommand, HelpGroup
 
 if TYPE_CHECKING:
     from nimmt.server.storage import SqlStorage, StoredTable
 
 app = typer.Typer(
     name="admin",
+    cls=HelpGroup,
     help="The operator's commands on the server's database: list, purge, back up.",
     no_args_is_help=True,
     add_completion=False,
@@ -120,11 +122,11 @@ def _entry(table: StoredTable) -> dict[str, Any]:
     }
 
 
-@app.command("tables")
+@app.command("tables", cls=HelpCommand)
 def tables(
     db: DbOption = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help='One JSON object: {"tables": [...]}.')
+        bool, typer.Option("--json", metavar="", help='One JSON object: {"tables": [...]}.')
     ] = False,
 ) -> None:
     """List the stored tables: code, state, seats and when a person last acted there."""
@@ -163,7 +165,7 @@ def retention_days(text: str) -> float:
     return days
 
 
-@app.command("purge")
+@app.command("purge", cls=HelpCommand)
 def purge(
     finished_days: Annotated[
         float,
@@ -184,7 +186,8 @@ def purge(
         ),
     ],
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Say what would be deleted; delete nothing.")
+        bool,
+        typer.Option("--dry-run", metavar="", help="Say what would be deleted; delete nothing."),
     ] = False,
     db: DbOption = None,
 ) -> None:
@@ -209,7 +212,7 @@ def purge(
     typer.echo(f"{verb} {len(deleted)} table{'s' if len(deleted) != 1 else ''}")
 
 
-@app.command("backup")
+@app.command("backup", cls=HelpCommand)
 def backup(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="Where to write the copy.")],
     db: DbOption = None,
