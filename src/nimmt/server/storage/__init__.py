@@ -11,8 +11,8 @@ table it holds from it (:meth:`Storage.table_version`, :meth:`Storage.load_actio
 Its parts, one module per job: :mod:`~nimmt.server.storage.base` (the interface, its records and
 errors), :mod:`~nimmt.server.storage.memory` (the in-memory twin) and
 :mod:`~nimmt.server.storage.sql` (the SQLAlchemy backend, with
-:mod:`~nimmt.server.storage.lifecycle`: the stored tables' list and retention); every public
-name is here too.
+:mod:`~nimmt.server.storage.lifecycle`: the stored tables' list and retention, and
+:mod:`~nimmt.server.storage.listings`: the lobby's query); every public name is here too.
 """
 
 from nimmt.server.storage.base import (

@@ -17,13 +17,11 @@ from sqlalchemy import (
     Connection,
     Engine,
     Table,
-    and_,
     bindparam,
     create_engine,
     event,
     func,
     insert,
-    or_,
     select,
     text,
     update,
@@ -34,7 +32,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from nimmt.server.models import ActionRow, SeatRow, TableRow
-from nimmt.server.storage import lifecycle
+from nimmt.server.storage import lifecycle, listings
 from nimmt.server.storage.base import (
     ActionRecord,
     AppendItem,
@@ -48,9 +46,6 @@ from nimmt.server.storage.base import (
     TableStatus,
     VersionConflictError,
     as_utc,
-    check_limit,
-    decode_cursor,
-    encode_cursor,
     lobby_seats,
 )
 from nimmt.server.storage.driver import DriverStatement
@@ -510,53 +505,9 @@ class SqlStorage:
     def list_open(
         self, *, limit: int, cursor: str | None, active_since: datetime
     ) -> tuple[list[OpenTable], str | None]:
-        check_limit(limit)
-        query = (
-            select(
-                TableRow.id,
-                TableRow.code,
-                TableRow.created_at,
-                TableRow.free_seats,
-                TableRow.humans,
-                TableRow.phase,
-                TableRow.round,
-                TableRow.seat_count,
-            )
-            .where(
-                TableRow.finished.is_(False),
-                TableRow.last_active_at >= as_utc(active_since),
-                TableRow.assistant_hash.is_(None),  # an assisted table is followed by its link
-            )
-            .order_by(TableRow.created_at.desc(), TableRow.id.desc())
-            .limit(limit + 1)
+        return listings.list_open(
+            self.engine, limit=limit, cursor=cursor, active_since=active_since
         )
-        if cursor is not None:
-            created, table_id = decode_cursor(cursor)
-            created = as_utc(created)
-            query = query.where(
-                or_(
-                    TableRow.created_at < created,
-                    and_(TableRow.created_at == created, TableRow.id < table_id),
-                )
-            )
-        with self.engine.connect() as connection:
-            rows = connection.execute(query).all()
-        lines = [
-            OpenTable(
-                code,
-                seat_count,
-                free,
-                tuple(humans),
-                phase,
-                round_,
-                as_utc(created),
-            )
-            for _id, code, created, free, humans, phase, round_, seat_count in rows[:limit]
-        ]
-        if len(rows) <= limit:
-            return lines, None
-        last = rows[limit - 1]
-        return lines, encode_cursor(last.created_at, last.id)
 
     @_reading
     def active_codes(self, since: datetime) -> list[str]:
