@@ -28,6 +28,7 @@ from nimmt.server.storage import (
     ActionRecord,
     AppendItem,
     CodeTakenError,
+    GroupTable,
     MemoryStorage,
     OpenTable,
     SeatRecord,
@@ -42,6 +43,7 @@ from nimmt.server.storage import (
     migrate,
     open_engine,
 )
+from nimmt.server.storage.people import Group
 from nimmt.server.storage.sql import SQLITE_COMMIT_INTERVAL
 
 SEATS = (SeatRecord(0, "human"), SeatRecord(1, "bot", "greedy", "Bot 2 (greedy)"))
@@ -323,6 +325,56 @@ def test_free_seats_and_names_follow_joins_and_leaves(storage: Storage) -> None:
             SeatRecord(7, "human", None, "Dan", "d" * 64),
         )
     assert storage.table_version("SEATED") == 5
+
+
+def test_a_group_lists_its_own_open_tables_online_and_with_real_cards(storage: Storage) -> None:
+    now = CREATED + timedelta(days=1)
+    for group in ("THURSDAY", "FRIDAYS2"):
+        storage.people.add_group(Group(group, group.title(), None, CREATED), CREATED)
+    seated = (
+        SeatRecord(0, "human", None, "Ana", "a" * 64),
+        SeatRecord(1, "human"),
+        SeatRecord(2, "bot", "greedy", "Bot 3 (greedy)"),
+    )
+    minute = timedelta(minutes=1)
+    storage.create_table(new_table("ONLINE", CREATED + minute, seated, active=now))
+    real = (SeatRecord(0, "real", None, "Ana"), SeatRecord(1, "real", None, "Cy"))
+    status = TableStatus(4, 2, "choosing_cards", 3, False, now)
+    storage.create_table(TableRecord("REALCD", CREATED + 2 * minute, real, status, "h" * 64))
+    storage.create_table(new_table("ASLEEP", CREATED, active=CREATED))
+    storage.create_table(new_table("ENDED3", CREATED + 3 * minute, active=now))
+    storage.append("ENDED3", ActionRecord(1, 1, "play"), TableStatus(1, 1, "game_over", 9, True))
+    storage.create_table(new_table("OTHERS", CREATED + 4 * minute, active=now))
+    storage.create_table(new_table("LOBBY1", CREATED + 5 * minute, active=now))
+    for code in ("ONLINE", "REALCD", "ASLEEP", "ENDED3"):
+        storage.people.add_group_table(code, "THURSDAY")
+    storage.people.add_group_table("OTHERS", "FRIDAYS2")
+    since = now - timedelta(hours=1)
+
+    def listed(group: str = "THURSDAY", limit: int = 10) -> list[GroupTable]:
+        return storage.list_group_open(group, limit=limit, active_since=since)
+
+    # Newest first; neither the finished table, nor the idle one, nor another group's.
+    assert listed() == [
+        GroupTable(
+            "REALCD", 2, 0, ("Ana", "Cy"), "choosing_cards", 3, 2, CREATED + 2 * minute, True
+        ),
+        GroupTable("ONLINE", 3, 1, ("Ana",), "waiting", 0, 1, CREATED + minute, False),
+    ]
+    assert [line.code for line in listed(limit=1)] == ["REALCD"]
+    assert [line.code for line in listed("FRIDAYS2")] == ["OTHERS"]
+    assert listed("NOSUCHGR") == []
+    with pytest.raises(ValueError):
+        listed(limit=0)
+    # A person's move brings the idle table back, as in the lobby.
+    storage.append(
+        "ASLEEP", ActionRecord(1, 1, "join"), TableStatus(1, 1, "waiting", 0, False, now)
+    )
+    assert [line.code for line in listed()] == ["REALCD", "ONLINE", "ASLEEP"]
+    # A table the retention deleted is gone from its group's list.
+    storage.purge(finished_before=None, abandoned_before=now + minute, keep=["REALCD"])
+    assert [line.code for line in listed()] == ["REALCD"]
+    assert listed("FRIDAYS2") == []
 
 
 def test_append_many_stores_all_but_the_refused(storage: Storage) -> None:

@@ -12,13 +12,15 @@ Its parts, one module per job: :mod:`~nimmt.server.storage.base` (the interface,
 errors), :mod:`~nimmt.server.storage.memory` (the in-memory twin) and
 :mod:`~nimmt.server.storage.sql` (the SQLAlchemy backend, with
 :mod:`~nimmt.server.storage.lifecycle`: the stored tables' list and retention, and
-:mod:`~nimmt.server.storage.listings`: the lobby's query); every public name is here too.
+:mod:`~nimmt.server.storage.listings`: the lobby's and a group's open tables); every public
+name is here too.
 """
 
 from nimmt.server.storage.base import (
     ActionRecord,
     AppendItem,
     CodeTakenError,
+    GroupTable,
     OpenTable,
     SeatRecord,
     Storage,
@@ -52,6 +54,7 @@ __all__ = [
     "ActionRecord",
     "AppendItem",
     "CodeTakenError",
+    "GroupTable",
     "MemoryStorage",
     "OpenTable",
     "SeatRecord",

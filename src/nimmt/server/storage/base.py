@@ -1,7 +1,7 @@
 """The storage interface: the :class:`Storage` protocol the game service writes through, the
 records it speaks in (:class:`TableRecord`, :class:`SeatRecord`, :class:`TableStatus`,
-:class:`ActionRecord`, the lobby's :class:`OpenTable`), its errors, and the lobby helpers (free
-seats, page cursors) that every backend shares.
+:class:`ActionRecord`, the lobby's :class:`OpenTable`, a group's open :class:`GroupTable`), its
+errors, and the lobby helpers (free seats, page cursors) that every backend shares.
 """
 
 from __future__ import annotations
@@ -106,6 +106,26 @@ class OpenTable:
     phase: str
     round: int
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTable:
+    """A table opened for a group, as the group's page lists it while it is open
+    (:meth:`Storage.list_group_open`): what the lobby shows of it, its game's number, and
+    whether it is a game played with real cards."""
+
+    code: str
+    seats: int
+    free_seats: int
+    """Human seats nobody holds (none at a real-cards table)."""
+    players: tuple[str, ...]
+    """The people seated, in seat order: the names at the human seats, as the lobby shows them;
+    at a real-cards table every player's."""
+    phase: str
+    round: int
+    game: int
+    created_at: datetime
+    real_cards: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +236,14 @@ class Storage(Protocol):
         """Unfinished tables where a person acted since ``active_since``, newest created first,
         at most ``limit``; and the cursor of the next page (``None`` on the last). A cursor is
         an opaque URL-safe string; a malformed one raises :class:`ValueError`."""
+        ...
+
+    def list_group_open(
+        self, group: str, *, limit: int, active_since: datetime
+    ) -> list[GroupTable]:
+        """The unfinished tables opened for ``group`` (``PeopleStore.add_group_table``: played
+        online or with real cards) where a person acted since ``active_since``, newest created
+        first, at most ``limit``. A deleted table is not among them."""
         ...
 
     def active_codes(self, since: datetime) -> list[str]:

@@ -14,6 +14,7 @@ from nimmt.server.storage.base import (
     ActionRecord,
     AppendItem,
     CodeTakenError,
+    GroupTable,
     OpenTable,
     SeatRecord,
     StorageError,
@@ -196,6 +197,19 @@ class MemoryStorage:
         more = len(found) > limit
         return lines, encode_cursor(page[-1].record.created_at, page[-1].id) if more else None
 
+    def list_group_open(
+        self, group: str, *, limit: int, active_since: datetime
+    ) -> list[GroupTable]:
+        check_limit(limit)
+        codes = self.people.tables_of_group(group)
+        with self._lock:
+            found = sorted(
+                (held for held in self._active(active_since) if held.record.code in codes),
+                key=lambda held: (held.record.created_at, held.id),
+                reverse=True,
+            )
+        return [_group_line(held.record) for held in found[:limit]]
+
     def active_codes(self, since: datetime) -> list[str]:
         with self._lock:
             return [held.record.code for held in sorted(self._active(since), key=lambda h: h.id)]
@@ -228,6 +242,26 @@ class MemoryStorage:
                     del self._tables[table.code]
                     self.talk.forget(table.code)
             return due
+
+
+def _group_line(record: TableRecord) -> GroupTable:
+    """The table's line on its group's page (:meth:`MemoryStorage.list_group_open`)."""
+    real = record.assistant_hash is not None
+    free, humans = lobby_seats(record.seats)
+    if real:
+        humans = [seat.name for seat in record.seats if seat.name is not None]
+    status = record.status
+    return GroupTable(
+        record.code,
+        len(record.seats),
+        free,
+        tuple(humans),
+        status.phase,
+        status.round,
+        status.game,
+        record.created_at,
+        real,
+    )
 
 
 def _stored(record: TableRecord) -> StoredTable:

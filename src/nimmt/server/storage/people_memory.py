@@ -203,6 +203,12 @@ class MemoryPeople:
         with self._lock:
             return self._group_tables.get(table)
 
+    def tables_of_group(self, group: str) -> set[str]:
+        """The codes of the tables opened for ``group`` (for the tables' own storage, whose
+        :meth:`~nimmt.server.storage.memory.MemoryStorage.list_group_open` lists them)."""
+        with self._lock:
+            return {table for table, of in self._group_tables.items() if of == group}
+
     def add_result(self, result: GameResult) -> bool:
         with self._lock:
             key = (result.table, result.game)

@@ -37,6 +37,7 @@ from nimmt.server.storage.base import (
     ActionRecord,
     AppendItem,
     CodeTakenError,
+    GroupTable,
     OpenTable,
     SeatRecord,
     StorageError,
@@ -508,6 +509,12 @@ class SqlStorage:
         return listings.list_open(
             self.engine, limit=limit, cursor=cursor, active_since=active_since
         )
+
+    @_reading
+    def list_group_open(
+        self, group: str, *, limit: int, active_since: datetime
+    ) -> list[GroupTable]:
+        return listings.list_group_open(self.engine, group, limit=limit, active_since=active_since)
 
     @_reading
     def active_codes(self, since: datetime) -> list[str]:
