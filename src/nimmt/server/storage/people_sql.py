@@ -123,7 +123,13 @@ group_tables = Table(
     Column(
         "table_code", String(6), ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True
     ),
-    Column("group_code", String(8), ForeignKey("groups.code", ondelete="CASCADE"), nullable=False),
+    Column(
+        "group_code",
+        String(8),
+        ForeignKey("groups.code", ondelete="CASCADE"),
+        nullable=False,
+        index=True,  # a group's open tables (its page) are found from here
+    ),
 )
 game_results = Table(
     "game_results",
