@@ -3,7 +3,8 @@
 A profile opens a group and is its first member and owner; the owner makes an invite link
 (revocable: a new one, or none, replaces it) and members join with it. A table played online or
 a game with real cards can be opened for the group: its finished games count in the group's
-standings (:mod:`nimmt.server.standings`). A group's page, standings and games are shown to its
+standings (:mod:`nimmt.server.standings`), and while it is open it is listed on the group's
+page, so that the members find it there. A group's page, standings and games are shown to its
 members only.
 """
 
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from nimmt.server.assisting import AssistDesk
 from nimmt.server.book import TableBook
 from nimmt.server.errors import ServiceError
 from nimmt.server.players import DEFAULT_AWAY_SECONDS, Players
-from nimmt.server.serialize import iso
+from nimmt.server.serialize import group_table_entry, iso
 from nimmt.server.standings import RECENT_GAMES, evenings, game_summary, standings
 from nimmt.server.storage.people import Group, PeopleLimitError, PeopleStore, Profile, SeatLink
 from nimmt.server.table import CODE_ALPHABET, SeatSpec, clean_name, hash_token
@@ -27,18 +29,28 @@ MAX_GROUPS = 20
 """Groups a profile may belong to."""
 MAX_MEMBERS = 30
 """Members of one group."""
+OPEN_TABLES = 10
+"""The group's open tables its page lists, the newest."""
 
 
 class Groups:
-    """The groups of ``people``; new tables through ``players`` and ``assisted``."""
+    """The groups of ``people``; new tables through ``players`` and ``assisted``. A table
+    nobody acted at for ``idle_seconds`` is not listed on its group's page, as in the lobby."""
 
     def __init__(
-        self, book: TableBook, people: PeopleStore, players: Players, assisted: AssistDesk
+        self,
+        book: TableBook,
+        people: PeopleStore,
+        players: Players,
+        assisted: AssistDesk,
+        *,
+        idle_seconds: float,
     ) -> None:
         self.book = book
         self.people = people
         self.players = players
         self.assisted = assisted
+        self.idle_seconds = idle_seconds
 
     async def create(self, profile: Profile, name: object) -> Group:
         cleaned = clean_name(name)
@@ -66,10 +78,15 @@ class Groups:
         raise ServiceError("group_not_found", "There is no such group, or you are not in it.", 404)
 
     async def page(self, profile: Profile, code: str) -> dict[str, Any]:
-        """Everything the group's page shows: members, standings, recent games, evenings."""
+        """Everything the group's page shows: members, standings, recent games, evenings, and
+        the tables open now (from the database, as the lobby: no table is loaded)."""
         group = await self.member_of(profile, code)
         members = await self.book.read(self.people.members, group.code)
         results = await self.book.read(self.people.results, group=group.code)
+        since = self.book.clock() - timedelta(seconds=self.idle_seconds)
+        tables = await self.book.read(
+            self.book.storage.list_group_open, group.code, limit=OPEN_TABLES, active_since=since
+        )
         return {
             "group": group_json(group, profile),
             "members": [
@@ -87,6 +104,7 @@ class Groups:
             "standings": standings(results, members),
             "recent": [game_summary(result) for result in reversed(results[-RECENT_GAMES:])],
             "evenings": evenings(results),
+            "open": [group_table_entry(table) for table in tables],
         }
 
     async def standings(self, profile: Profile, code: str) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The wire shapes of docs/protocol.md: a seat's view, the engine's events, ``state`` and
-``events`` messages, a table's summary and its line in the open-tables list, errors.
+``events`` messages, a table's summary and its line in the open-tables list (and on its group's
+page), errors.
 
 Only :class:`~nimmt.engine.SeatView` and :class:`~nimmt.engine.OwnCards` objects and events
 that passed :meth:`~nimmt.engine.Game.events_for` come in here, so nothing a seat may not see can
@@ -21,7 +22,7 @@ from nimmt.server.events import TABLE_EVENTS, TableEvent
 
 if TYPE_CHECKING:
     from nimmt.server.errors import ServiceError
-    from nimmt.server.storage import OpenTable
+    from nimmt.server.storage import GroupTable, OpenTable
     from nimmt.server.table import LiveTable
 
 WAITING = "waiting"
@@ -250,6 +251,25 @@ def open_table_entry(entry: OpenTable) -> dict[str, Any]:
         "humans": list(entry.humans),
         "phase": entry.phase,
         "round": entry.round,
+        "created_at": iso(entry.created_at),
+    }
+
+
+def group_table_entry(entry: GroupTable) -> dict[str, Any]:
+    """An open table's line on its group's page (``GET /api/groups/{code}``, ``open``), from
+    storage: what the lobby shows of it, with its link, its game's number, whether it is played
+    with real cards, and whether it waits for people or is in play."""
+    return {
+        "code": entry.code,
+        "url": f"/t/{entry.code}",
+        "real_cards": entry.real_cards,
+        "seats": entry.seats,
+        "free_seats": entry.free_seats,
+        "players": list(entry.players),
+        "state": "waiting" if entry.phase == WAITING else "playing",
+        "phase": entry.phase,
+        "round": entry.round,
+        "game": entry.game,
         "created_at": iso(entry.created_at),
     }
 

@@ -140,7 +140,9 @@ class GameService:
         )
         self.assisted = AssistDesk(self.book)
         self.profiles = Profiles(self.book, storage.people)
-        self.groups = Groups(self.book, storage.people, self.players, self.assisted)
+        self.groups = Groups(
+            self.book, storage.people, self.players, self.assisted, idle_seconds=idle_seconds
+        )
         self.retention = Retention(
             self.book, finished_days=finished_days, abandoned_days=abandoned_days
         )

@@ -7,8 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import threading
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 from tests.server import people_storage
 from tests.server.assisting.test_server_assisted import enter, seeded_game
@@ -170,6 +172,96 @@ def test_a_real_cards_game_for_the_group_counts_too(make_client: Any) -> None:
         headers=auth(ana_secret),
     )
     assert stranger.json()["error"]["code"] == "not_member"
+
+
+def test_the_page_lists_the_groups_tables_open_now(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Online and with real cards, newest first, with what the lobby shows of them: not a
+    finished one, nor another group's, nor one nobody acted at for the lobby's idle time."""
+    client = make_client()
+    group, (ana, ana_secret), (ben, ben_secret) = two_members(client)
+    three = {"seats": [HUMAN, HUMAN, BOT]}
+    online = client.post(f"/api/groups/{group}/tables", json=three, headers=auth(ana_secret))
+    assert online.status_code == 201, online.text
+    code = online.json()["code"]
+    players = [{"profile": ben["id"]}, {"name": "Cy"}]
+    real = client.post(
+        f"/api/groups/{group}/assisted", json={"players": players}, headers=auth(ana_secret)
+    ).json()
+    # A real-cards game played to its end, another group's table, and a lobby's table.
+    ended = client.post(
+        f"/api/groups/{group}/assisted",
+        json={"players": [*players, {"profile": ana["id"]}]},
+        headers=auth(ana_secret),
+    ).json()
+    with client.websocket_connect(f"/ws/{ended['code']}?token={ended['token']}") as ws:
+        enter(
+            ws, seeded_game(7, 3)[0], receive_until(ws, lambda m: m["type"] == "state")["version"]
+        )
+    fridays = open_group(client, ben_secret, "Fridays")
+    theirs = client.post(
+        f"/api/groups/{fridays}/tables", json={"seats": [HUMAN, BOT]}, headers=auth(ben_secret)
+    ).json()
+    assert (
+        client.post("/api/tables", json={"seats": [HUMAN, BOT], "name": "Dee"}).status_code == 201
+    )
+
+    def open_now(secret: str = ben_secret, of: str = group) -> list[Message]:
+        answer = client.get(f"/api/groups/{of}", headers=auth(secret))
+        assert answer.status_code == 200, answer.text
+        listed: list[Message] = answer.json()["open"]
+        assert all(line.pop("created_at").endswith("Z") for line in listed)
+        return listed
+
+    assert open_now() == [
+        {
+            "code": real["code"],
+            "url": f"/t/{real['code']}",
+            "real_cards": True,
+            "seats": 2,
+            "free_seats": 0,
+            "players": ["Ben", "Cy"],
+            "state": "playing",
+            "phase": "dealing",
+            "round": 0,
+            "game": 1,
+        },
+        {
+            "code": code,
+            "url": f"/t/{code}",
+            "real_cards": False,
+            "seats": 3,
+            "free_seats": 1,
+            "players": ["Ana"],
+            "state": "waiting",
+            "phase": "waiting",
+            "round": 0,
+            "game": 1,
+        },
+    ]
+    assert [line["code"] for line in open_now(of=fridays)] == [theirs["code"]]
+    # Ben takes the free seat: the table is full, and in play.
+    joined = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}, headers=auth(ben_secret))
+    assert joined.status_code == 200, joined.text
+
+    def in_play() -> Message | None:
+        lines = [line for line in open_now(ana_secret) if line["code"] == code]
+        return lines[0] if lines and lines[0]["state"] == "playing" else None
+
+    line = wait_until(in_play, message="the group's table never showed in play")
+    assert line is not None
+    assert (line["free_seats"], line["players"], line["round"]) == (0, ["Ana", "Ben"], 1)
+    # To somebody outside the group, there is still no such group.
+    _cy, cy_secret = make_profile(client, "Cy")
+    hidden = client.get(f"/api/groups/{group}", headers=auth(cy_secret))
+    assert hidden.status_code == 404
+    assert hidden.json()["error"]["code"] == "group_not_found"
+    # Half an hour on without anybody acting: the tables leave the page, as the lobby.
+    book = service_of(client).book
+    later = book.clock() + timedelta(minutes=31)
+    monkeypatch.setattr(book, "clock", lambda: later)
+    assert open_now() == []
 
 
 def test_standings_download_as_csv(make_client: Any) -> None:
