@@ -1,11 +1,12 @@
-// A group's page (/g/{code}): its members, the standings (with the rating plot and the CSV
-// download), its recent games with their replays, the evenings; the owner's invite link; a
-// table (online, with bots for the empty seats) or a real-cards game opened for the group.
+// A group's page (/g/{code}): the group's tables open now (to join or watch), its members, the
+// standings (with the rating plot and the CSV download), its recent games with their replays,
+// the evenings; the owner's invite link; a table (online, with bots for the empty seats) or a
+// real-cards game opened for the group.
 // /g/join?token=… joins a group by its invite.
 
 import { PROFILE_KEY, api, apiErrorText, failureOf, tokenKey } from "../api.js";
 import { clear, h } from "../dom.js";
-import { has, safeGet, safeSet, t } from "../i18n.js";
+import { formatList, has, safeGet, safeSet, t } from "../i18n.js";
 import { botLabel } from "../kit/text.js";
 import { avatarEl } from "../profile/avatar.js";
 import { setPageTitle } from "../title.js";
@@ -56,6 +57,28 @@ export function mountGroup(root, code) {
     link.click();
     link.remove();
     URL.revokeObjectURL(url);
+  }
+
+  /** The group's tables open now: who sits there, the free seats, in play or waiting, and a
+   * link to join (a free seat), to go back (this browser holds a seat there) or to watch. */
+  function openEl(page) {
+    const line = (table) => {
+      const link = safeGet(tokenKey(table.code)) ? t("group.open_back")
+        : table.free_seats > 0 ? t("start.join") : t("start.watch");
+      const seats = table.real_cards ? t("group.real_cards")
+        : table.free_seats > 0 ? t("group.open_free", { count: table.free_seats }) : t("group.open_full");
+      return h("li", { class: "table-item", "data-code": table.code },
+        h("div", { class: "table-item-text" },
+          h("span", { text: table.players.length ? formatList(table.players) : t("group.open_nobody") }),
+          h("span", { class: "muted", text: seats }),
+          h("span", { class: "muted", text: table.state === "waiting" ? t("group.open_waiting") : t("group.open_playing") })),
+        h("div", { class: "table-item-actions" }, h("a", { class: "button small", href: table.url, text: link })));
+    };
+    return h("section", { class: "panel", id: "open-now" },
+      h("h2", { text: t("group.open_now") }),
+      page.open.length
+        ? h("ul", { class: "table-list" }, page.open.map(line))
+        : h("p", { class: "muted", text: t("group.open_none") }));
   }
 
   function standingsEl(page) {
@@ -191,7 +214,7 @@ export function mountGroup(root, code) {
     if (state.page) {
       setPageTitle(state.page.group.name);
       page.append(h("h1", { text: state.page.group.name }),
-        standingsEl(state.page), recentEl(state.page), playEl(state.page), membersEl(state.page));
+        openEl(state.page), standingsEl(state.page), recentEl(state.page), playEl(state.page), membersEl(state.page));
     }
     root.append(page);
   }
