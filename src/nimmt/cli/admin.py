@@ -149,9 +149,9 @@ def tables(
         typer.echo(f"{table.code:<6}  {table.state:<8}  {when:<16}  {_seat_text(table)}")
 
 
-def retention_days(text: str) -> float:
-    """A number of days for ``purge``: from 0 to a hundred years (a date further back is not one
-    a database holds; ``nan`` and ``inf`` are no number of days)."""
+def retention_days(option: str, text: str) -> float:
+    """``option``'s number of days for ``purge``: from 0 to a hundred years (a date further back
+    is not one a database holds; ``nan`` and ``inf`` are no number of days)."""
     from nimmt.server.settings import MAX_RETENTION_DAYS
 
     try:
@@ -159,29 +159,25 @@ def retention_days(text: str) -> float:
     except ValueError:
         days = math.nan
     if not 0 <= days <= MAX_RETENTION_DAYS:
-        raise typer.BadParameter(
-            f"{text!r} is not a number of days from 0 to {MAX_RETENTION_DAYS:.0f}"
-        )
+        fail(f"{option} takes a number of days from 0 to {MAX_RETENTION_DAYS:.0f}, not {text!r}")
     return days
 
 
 @app.command("purge", cls=HelpCommand)
 def purge(
     finished_days: Annotated[
-        float,
+        str,
         typer.Option(
             "--finished-days",
             metavar="N",
-            parser=retention_days,
             help="Delete finished tables idle this long.",
         ),
     ],
     abandoned_days: Annotated[
-        float,
+        str,
         typer.Option(
             "--abandoned-days",
             metavar="M",
-            parser=retention_days,
             help="Delete unfinished (abandoned) tables idle this long.",
         ),
     ],
@@ -192,12 +188,14 @@ def purge(
     db: DbOption = None,
 ) -> None:
     """Delete finished and abandoned tables where nobody acted for that many days."""
+    finished = retention_days("--finished-days", finished_days)
+    abandoned = retention_days("--abandoned-days", abandoned_days)
     now = datetime.now(UTC)
     storage = _open(db)
     try:
         deleted = storage.purge(
-            finished_before=now - timedelta(days=finished_days),
-            abandoned_before=now - timedelta(days=abandoned_days),
+            finished_before=now - timedelta(days=finished),
+            abandoned_before=now - timedelta(days=abandoned),
             dry_run=dry_run,
         )
     except Exception as error:
