@@ -375,6 +375,9 @@ def test_a_group_lists_its_own_open_tables_online_and_with_real_cards(storage: S
     storage.purge(finished_before=None, abandoned_before=now + minute, keep=["REALCD"])
     assert [line.code for line in listed()] == ["REALCD"]
     assert listed("FRIDAYS2") == []
+    # Its tie to the group went with it: a new table under its code is no group's.
+    assert storage.people.group_of_table("ONLINE") is None
+    assert storage.people.group_of_table("REALCD") == "THURSDAY"
 
 
 def test_append_many_stores_all_but_the_refused(storage: Storage) -> None:

@@ -241,6 +241,7 @@ class MemoryStorage:
                 for table in due:
                     del self._tables[table.code]
                     self.talk.forget(table.code)
+                    self.people.forget_table(table.code)
             return due
 
 

@@ -203,6 +203,15 @@ class MemoryPeople:
         with self._lock:
             return self._group_tables.get(table)
 
+    def forget_table(self, table: str) -> None:
+        """The table was deleted (:meth:`~nimmt.server.storage.memory.MemoryStorage.purge`):
+        its group and its seats' profiles go with it, as a database's foreign keys delete
+        them; the games' results stay in the standings."""
+        with self._lock:
+            self._group_tables.pop(table, None)
+            for key in [key for key in self._seats if key[0] == table]:
+                del self._seats[key]
+
     def tables_of_group(self, group: str) -> set[str]:
         """The codes of the tables opened for ``group`` (for the tables' own storage, whose
         :meth:`~nimmt.server.storage.memory.MemoryStorage.list_group_open` lists them)."""
