@@ -1,7 +1,8 @@
 """A group's tables open now, on its page: the table one member opens for the group is listed on
 another member's page (who sits there, its free seat, waiting for people), fits a phone and a
 desktop and passes axe, and its Join link takes that member to the seat; back on the page, the
-table is in play and its link leads back to it."""
+table is in play and its link leads back to it. A table opened while the page is shown appears on
+Refresh."""
 
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ def test_a_member_finds_the_table_another_opened_and_joins_it(
     expect(line).to_contain_text("waiting for players")
     check(page, "open tables", ["#open-now li", "#open-now .button"], [(360, 640), (1280, 800)])
     assert axe_violations(page) == []  # at 360 x 640, where check left the window
+
+    # A table opened meanwhile appears on Refresh, without the page being loaded again.
+    later = call(server, "POST", f"/api/groups/{group}/tables", {"seats": seats}, ana)["code"]
+    page.evaluate("document.querySelector('h1').dataset.loadedOnce = 'yes'")
+    page.click("#refresh-open")
+    expect(page.locator(f'#open-now li[data-code="{later}"]')).to_contain_text("1 seat free")
+    assert page.evaluate("document.querySelector('h1').dataset.loadedOnce") == "yes"
+    expect(page.locator("#open-now li").first).to_have_attribute("data-code", later)  # newest
 
     line.get_by_role("link", name="Join").click()
     page.wait_for_url(f"**/t/{code}")

@@ -14,6 +14,9 @@ import { eveningText, formatDay, formatWhen, personName } from "../profile/peopl
 import { ratingPlot } from "./rating.js";
 import { standingsTable } from "./standings.js";
 
+/** How often the group's page reads its open tables again (the start page's lobby: 10 s). */
+const OPEN_REFRESH_MS = 15000;
+
 export function mountGroup(root, code) {
   const state = { page: null, invite: null, error: null, errorAt: null, picked: new Set(), guests: "", bots: [], table: null };
   let alive = true;
@@ -74,11 +77,27 @@ export function mountGroup(root, code) {
           h("span", { class: "muted", text: table.state === "waiting" ? t("group.open_waiting") : t("group.open_playing") })),
         h("div", { class: "table-item-actions" }, h("a", { class: "button small", href: table.url, text: link })));
     };
-    return h("section", { class: "panel", id: "open-now" },
-      h("h2", { text: t("group.open_now") }),
+    return h("section", { class: "panel", id: "open-now", "aria-labelledby": "open-now-title" },
+      h("div", { class: "panel-head" },
+        h("h2", { id: "open-now-title", text: t("group.open_now") }),
+        h("button", { type: "button", class: "button small ghost", id: "refresh-open", text: t("start.refresh"), on: { click: refreshOpen } })),
       page.open.length
         ? h("ul", { class: "table-list" }, page.open.map(line))
         : h("p", { class: "muted", text: t("group.open_none") }));
+  }
+
+  /** The open tables read again (every OPEN_REFRESH_MS while the page is in view, and on
+   * Refresh): only their section is drawn anew, so nothing typed elsewhere on the page is lost. */
+  async function refreshOpen() {
+    if (!state.page || document.hidden) return;
+    try {
+      const fresh = await api("GET", `/api/groups/${encodeURIComponent(code)}`);
+      if (!alive || !state.page) return;
+      state.page.open = fresh.open;
+      root.querySelector("#open-now")?.replaceWith(openEl(state.page));
+    } catch {
+      // The page keeps what it showed; the next turn tries again.
+    }
   }
 
   function standingsEl(page) {
@@ -221,7 +240,8 @@ export function mountGroup(root, code) {
 
   render();
   load();
-  return { rerender: render, destroy() { alive = false; } };
+  const openTimer = setInterval(refreshOpen, OPEN_REFRESH_MS);
+  return { rerender: render, destroy() { alive = false; clearInterval(openTimer); } };
 }
 
 /** /g/join?token=…: join the group of an invite (a profile is needed first). */
