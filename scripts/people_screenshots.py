@@ -1,12 +1,14 @@
 """Regenerate docs/screenshots/profile_*.png and group_*.png: a person's profile page (with their
-history, one game with the coach's review) and a group's page (standings, rating plot, recent
-games, the evening), in de, fr and en, on a phone (390×844) and a desktop (1280×800).
+history, one game with the coach's review) and a group's page (a table open now, standings,
+rating plot, recent games, the evening), in de, fr and en, on a phone (390×844) and a desktop
+(1280×800).
 
 It starts its own ``nimmt serve`` (fixed deal seed, bots without delay) on a free port with a
 throw-away database. Ana and Ben make profiles and a group through the HTTP API; the group plays
 one online game (Ana, Ben and a greedy bot, their moves sent on their seat sockets) and two games
 with real cards (Ana, Ben and the guest Cy, entered on the assistant's socket); the coach
-reviews Ana's online game. Then each page is opened as Ana in Chromium and photographed whole.
+reviews Ana's online game, and Ben opens the next table (open on the group's page). Then each
+page is opened as Ana in Chromium and photographed whole.
 
     uv run python scripts/people_screenshots.py [--out docs/screenshots]
 """
@@ -134,6 +136,9 @@ def evening(api: Api, base: str) -> tuple[str, str]:
         )
         enter(base, real["code"], real["token"], real_cards_entries(seed, 3))
     api("GET", f"/api/tables/{made['code']}/analysis?seat=0")  # the coach reviews Ana's game
+    # Ben opens the next table, which the group's page lists as open, waiting for people.
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "medium"}]
+    api("POST", f"/api/groups/{group['code']}/tables", {"seats": seats}, ben_secret)
     return ana_secret, group["code"]
 
 
