@@ -11,7 +11,7 @@ game over, the next game starts once every person seated agreed.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nimmt.engine import Phase, RuleError
@@ -51,8 +51,7 @@ class Players:
         the ``creator``'s name if one is given, so that a bad name creates no table. ``coach``:
         every seated person may ask the coach; ``away_seconds``: how long a person must have
         been away before the others may propose that a bot plays for them."""
-        if creator is not None:
-            clean_name(creator)
+        creator_name = clean_name(creator) if creator is not None else None
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise ServiceError("bad_request", f"A table has {MIN_SEATS} to {MAX_SEATS} seats.", 422)
         records: list[SeatRecord] = []
@@ -77,6 +76,8 @@ class Players:
             )
         if not any(record.kind == "human" for record in records):
             raise ServiceError("bad_request", "A table needs at least one human seat.", 422)
+        if creator_name is not None:
+            check_name_free(creator_name, records)  # a bot's name: "Bot 2 (greedy)"
         created = self.book.clock()
         return await self.book.store_new(
             lambda code: TableRecord(
@@ -104,12 +105,7 @@ class Players:
         table = await self.book.load(code)
         for _attempt in range(CONFLICT_RETRIES):
             async with table.lock:
-                taken = {name_key(other.name) for other in table.seats if other.name is not None}
-                if name_key(cleaned) in taken:
-                    raise ServiceError(
-                        "bad_name", f"The name {cleaned} is already at this table: choose another.",
-                        422,
-                    )  # fmt: skip
+                check_name_free(cleaned, table.seats)
                 index = free_seat(table, seat)
                 data = {"name": cleaned, "token_hash": hash_token(token)}
                 action = self.book.action(table, ActionKind.JOIN, seat=index, data=data)
@@ -262,3 +258,13 @@ def seat_action(kind: str) -> ActionKind:
     if kind not in SEAT_ACTIONS:
         raise ServiceError("unknown_type", f"There is no message type {quoted(kind)}.")
     return ActionKind(kind)
+
+
+def check_name_free(name: str, seats: Iterable[SeatRecord]) -> None:
+    """``bad_name`` when ``name`` (a cleaned one) is already at a table of ``seats``, a
+    person's or a bot's, in any case or spacing (:func:`name_key`)."""
+    taken = {name_key(seat.name) for seat in seats if seat.name is not None}
+    if name_key(name) in taken:
+        raise ServiceError(
+            "bad_name", f"The name {name} is already at this table: choose another.", 422
+        )

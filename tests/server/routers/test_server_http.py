@@ -67,6 +67,8 @@ def test_create_a_table(client: TestClient) -> None:
         ({"seats": "two"}, "bad_request"),
         ({"seats": [HUMAN, HUMAN], "name": "   "}, "bad_name"),
         ({"seats": [HUMAN, HUMAN], "name": "x" * 25}, "bad_name"),
+        # A bot's name at the table: the creator could not take a seat by it.
+        ({"seats": [HUMAN, GREEDY], "name": "bot 2 (GREEDY)"}, "bad_name"),
         # Values are taken as typed, never coerced.
         ({"seats": [HUMAN, HUMAN], "coach": "yes"}, "bad_request"),
         ({"seats": [HUMAN, HUMAN], "coach": 1}, "bad_request"),
