@@ -20,6 +20,7 @@ from nimmt.server.table import LiveTable
 async def game_record(book: TableBook, code: str, game: int | None = None) -> dict[str, Any]:
     """The game record of a finished game at the table (default: the current one)."""
     table = await book.load(code)
+    await book.confirm_stored(table)  # a table purged while held here has no record to give
     async with table.lock:
         number = table.game_number if game is None else game
         if not 1 <= number <= table.game_number:

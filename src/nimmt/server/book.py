@@ -233,6 +233,16 @@ class TableBook:
             return record.code
         raise ServiceError("busy", "No free table code was found; try again.", 503)
 
+    async def confirm_stored(self, table: LiveTable) -> None:
+        """``table_not_found`` when ``table`` is no longer in the database (``nimmt admin
+        purge`` deleted it while this process held it): it is let go (:meth:`forget`) before
+        anything of it is shown again."""
+        if table.gone:
+            raise table_gone()
+        if await self.read(self.storage.table_version, table.code) is None:
+            self.forget(table)
+            raise table_gone()
+
     def forget(self, table: LiveTable) -> None:
         """``table`` was deleted from the database under this process (``nimmt admin purge``
         while people were at it): each listener is told so and its socket closed, as at a code

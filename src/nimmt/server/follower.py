@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from nimmt.engine import Phase, RuleError
 from nimmt.server.actions import ActionKind
 from nimmt.server.book import TableBook
+from nimmt.server.errors import ServiceError
 from nimmt.server.storage import ActionRecord
 from nimmt.server.table import LiveTable
 
@@ -68,7 +69,10 @@ class Follower:
                 await self.watchdog()
                 if time.monotonic() - last_sweep >= min(SWEEP_SECONDS, self.idle_seconds / 4):
                     last_sweep = time.monotonic()
+                    await self.let_go_deleted()
                     await self.evict_idle()
+            except ServiceError as error:  # the database is away: one line, then again
+                log.warning("housekeeping: %s; trying again", error.message)
             except Exception:
                 log.exception("housekeeping failed; trying again")
 
@@ -153,6 +157,22 @@ class Follower:
                 self.book.changed_at[table.code] = time.monotonic()
                 await self.book.catch_up(table)
                 await self.book.follow_up(table)
+
+    async def let_go_deleted(self) -> list[str]:
+        """Let go of the tables held here that the database no longer has (``nimmt admin
+        purge`` from outside deleted them), in one query: their people are told and their
+        sockets closed (:meth:`~nimmt.server.book.TableBook.forget`) within a sweep, also at a
+        table where nobody acts again. Their codes."""
+        held = dict(self.book.tables)
+        if not held:
+            return []
+        stored = await self.book.read(self.book.storage.versions, list(held))
+        deleted = [code for code in held if code not in stored]
+        for code in deleted:
+            table = held[code]
+            async with table.lock:
+                self.book.forget(table)
+        return deleted
 
     async def evict_idle(self) -> list[str]:
         """Let go of the tables nobody is at: no socket, no bot thinking, and no person's action

@@ -69,6 +69,8 @@ class Listeners:
                 await self.book.catch_up(table)
                 if table.gone:  # deleted in the database, as another process held it
                     raise table_gone()
+            else:  # deleted by `nimmt admin purge` while this process held it?
+                await self.book.confirm_stored(table)
             seat = table.seat_of_token(token) if token else None
             connection = Connection(
                 table.code, token, seat, max_queue=self.max_queue, inline=inline, changes=changes

@@ -226,7 +226,7 @@ class GameService:
         """The table's summary. The database is asked too, so that every process answers alike
         while it is away (``storage_error``), whether it holds the table or not."""
         table = await self.book.load(code)
-        await self.book.read(self.storage.table_version, table.code)
+        await self.book.confirm_stored(table)
         async with table.lock:
             return serialize.summary(table)
 

@@ -331,3 +331,37 @@ def test_a_table_deleted_while_another_process_moves_it_is_let_go_on_catching_up
         with pytest.raises(WebSocketDisconnect) as closed:
             watching.receive_json()
         assert closed.value.code == 4404
+
+
+def test_a_purged_table_where_nobody_acts_is_let_go_by_the_sweep_and_every_route(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A table deleted from outside while this process holds it, and nobody acts there again
+    (a finished game, a person who left): its summary, its record and a new socket answer as at
+    an unknown code, and the housekeeping's sweep finds the others in one query, tells their
+    sockets and lets them go."""
+    storage = MemoryStorage()
+    client = make_client(storage=storage)
+    service = service_of(client)
+    book = service.book
+    people = [{"kind": "human"}, {"kind": "human"}]
+    swept, by_summary, by_record, by_socket, kept = (
+        create_table(client, people)[0] for _ in range(5)
+    )
+    with client.websocket_connect(f"/ws/{swept}") as watching:
+        receive_until(watching, lambda m: m["type"] == "state")
+        for code in (swept, by_summary, by_record, by_socket):
+            storage._tables.pop(code)  # as `nimmt admin purge` in another process deletes it
+        assert client.get(f"/api/tables/{by_summary}").status_code == 404
+        assert client.get(f"/api/tables/{by_record}/record").status_code == 404
+        with client.websocket_connect(f"/ws/{by_socket}") as late:
+            assert late.receive_json()["message"] == "This table was deleted."
+        assert {by_summary, by_record, by_socket}.isdisjoint(book.tables)
+        assert swept in book.tables  # nobody asked for it: the sweep lets it go
+        sweep = service.follower.let_go_deleted
+        assert client.portal.call(sweep) == [swept]  # type: ignore[union-attr]
+        assert swept not in book.tables and kept in book.tables
+        assert receive_until(watching, lambda m: m["type"] == "error")["code"] == "table_not_found"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            watching.receive_json()
+        assert closed.value.code == 4404
