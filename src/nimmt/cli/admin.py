@@ -228,6 +228,8 @@ def backup(
     target = file.expanduser()
     if target.resolve() == source.resolve():
         fail("the copy cannot be the database itself")
+    if target.is_dir():
+        fail(f"{str(file)!r} is a directory: give the copy's file name")
     if not target.parent.is_dir():
         fail(f"there is no directory {target.parent}")
     # Written beside the target, then renamed: an interrupted backup never leaves half a file

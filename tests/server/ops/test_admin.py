@@ -179,6 +179,13 @@ def test_admin_errors_are_one_line(tmp_path: Path) -> None:
         assert refused.stderr == (
             f"error: --abandoned-days takes a number of days from 0 to 36500, not '{days}'\n"
         )
+    database = tmp_path / "here.db"
+    sqlite3.connect(database).close()
+    for folder in (str(tmp_path), ""):  # (the copy once failed on renaming a temporary file)
+        refused = admin("backup", folder, "--db", f"sqlite:///{database}")
+        assert refused.returncode == 1
+        shown = repr(str(Path(folder)))  # ("" is the current directory, ".")
+        assert refused.stderr == f"error: {shown} is a directory: give the copy's file name\n"
     # A directory nobody can write a file in (as root too: /proc).
     source = tmp_path / "games.db"
     sqlite3.connect(source).close()
