@@ -134,7 +134,9 @@ def rate(
 
 
 def standings(results: Sequence[GameResult], members: Sequence[Member]) -> list[dict[str, Any]]:
-    """The members' lines, best rating first (then wins, fewer bullheads per round, name)."""
+    """The members' lines, best rating first (then wins, fewer bullheads per round, name);
+    members who have not played yet come after all who have: a rating nobody earned is not
+    above one lost in play (a new rating is 0, and a player's first losses take it below)."""
     ratings, over_time = rate(results)
     tallies: dict[str, Tally] = defaultdict(Tally)
     for result in results:
@@ -161,8 +163,13 @@ def standings(results: Sequence[GameResult], members: Sequence[Member]) -> list[
             }
         )
 
-    def standing(line: dict[str, Any]) -> tuple[float, int, float]:
-        return (-line["rating"], -line["wins"], line["bullheads_per_round"] or 0.0)
+    def standing(line: dict[str, Any]) -> tuple[bool, float, int, float]:
+        return (
+            line["games"] == 0,
+            -line["rating"],
+            -line["wins"],
+            line["bullheads_per_round"] or 0.0,
+        )
 
     lines.sort(key=lambda line: (*standing(line), line["name"].casefold()))
     # Members who stand exactly alike share a rank (1, 1, 3), as before anyone has played.

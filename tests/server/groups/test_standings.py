@@ -65,11 +65,15 @@ def test_the_rating_follows_the_results_game_by_game() -> None:
     assert standings(GAMES, MEMBERS) == lines
 
 
-def test_a_member_who_never_played_is_listed_with_nothing() -> None:
+def test_a_member_who_never_played_is_listed_with_nothing_and_last() -> None:
     dee = Member(Profile("d", "Dee", "🦊", "#2e6fb7", START), START)
-    line = next(line for line in standings(GAMES, [*MEMBERS, dee]) if line["name"] == "Dee")
+    lines = standings(GAMES, [dee, *MEMBERS])
+    line = lines[-1]
+    assert line["name"] == "Dee" and line["rank"] == 4
     assert (line["games"], line["wins"], line["bullheads_per_round"]) == (0, 0, None)
     assert line["rating_over_time"] == []
+    # Her rating is the new one's, 0, above what Ben's losses left him: she still comes after.
+    assert line["rating"] == 0 and lines[-2]["name"] == "Ben" and lines[-2]["rating"] < 0
 
 
 def test_members_who_stand_alike_share_a_rank() -> None:
