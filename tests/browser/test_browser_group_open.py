@@ -6,6 +6,7 @@ Refresh."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,7 @@ def test_a_member_finds_the_table_another_opened_and_joins_it(
     expect(line).to_contain_text("Ana")
     expect(line).to_contain_text("1 seat free")
     expect(line).to_contain_text("waiting for players")
+    expect(line).to_contain_text(re.compile(r"opened \d{1,2}:\d{2}"))  # today: the time alone
     check(page, "open tables", ["#open-now li", "#open-now .button"], [(360, 640), (1280, 800)])
     assert axe_violations(page) == []  # at 360 x 640, where check left the window
 

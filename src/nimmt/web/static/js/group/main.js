@@ -6,13 +6,21 @@
 
 import { PROFILE_KEY, api, apiErrorText, failureOf, tokenKey } from "../api.js";
 import { clear, h } from "../dom.js";
-import { formatList, has, safeGet, safeSet, t } from "../i18n.js";
+import { currentLanguage, formatList, has, safeGet, safeSet, t } from "../i18n.js";
 import { botLabel } from "../kit/text.js";
 import { avatarEl } from "../profile/avatar.js";
 import { setPageTitle } from "../title.js";
 import { eveningText, formatDay, formatWhen, personName } from "../profile/people.js";
 import { ratingPlot } from "./rating.js";
 import { standingsTable } from "./standings.js";
+
+/** When a table was opened: the time of day, and the day too when it was not today (two tables
+ * of the same people are told apart by it). */
+function openedAt(iso) {
+  const when = new Date(iso);
+  const today = when.toDateString() === new Date().toDateString();
+  return today ? when.toLocaleTimeString(currentLanguage(), { timeStyle: "short" }) : formatWhen(iso);
+}
 
 /** How often the group's page reads its open tables again (the start page's lobby: 10 s). */
 const OPEN_REFRESH_MS = 15000;
@@ -74,7 +82,8 @@ export function mountGroup(root, code) {
         h("div", { class: "table-item-text" },
           h("span", { text: table.players.length ? formatList(table.players) : t("group.open_nobody") }),
           h("span", { class: "muted", text: seats }),
-          h("span", { class: "muted", text: table.state === "waiting" ? t("group.open_waiting") : t("group.open_playing") })),
+          h("span", { class: "muted", text: table.state === "waiting" ? t("group.open_waiting") : t("group.open_playing") }),
+          h("span", { class: "muted", text: t("group.open_since", { time: openedAt(table.created_at) }) })),
         h("div", { class: "table-item-actions" }, h("a", { class: "button small", href: table.url, text: link })));
     };
     return h("section", { class: "panel", id: "open-now", "aria-labelledby": "open-now-title" },
