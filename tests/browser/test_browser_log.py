@@ -230,3 +230,57 @@ def test_a_rematch_needs_everyone(server: Server, new_page: Any) -> None:
     record = ana.request.get(link.get_attribute("href") or "").json()
     assert record["meta"]["game"] == 1
     assert re.fullmatch(r"nimmt-[A-Z0-9]{6}-1\.json", link.get_attribute("download") or "")
+
+
+LAST_TURN_LABELS = """() => [...document.querySelectorAll('#last-turn .last-item')].map((item) => {
+  const shown = (el) => el.getClientRects().length > 0;
+  const box = (el) => el.getBoundingClientRect();
+  const strip = box(item.closest('#last-turn'));
+  const name = item.querySelector('.last-name');
+  // Where the card went: the sentence on a wide screen, the tiny "+7" or "→ 2" on a phone.
+  const where = [...item.querySelectorAll('.last-where, .last-tiny')].find(shown);
+  const whole = (el) => {
+    const r = box(el);
+    const outer = box(item);
+    return el.scrollWidth <= el.clientWidth + 1 && r.right <= outer.right + 0.5
+      && r.right <= strip.right + 0.5 && r.left >= strip.left - 0.5;
+  };
+  return {
+    card: item.dataset.card,
+    name: shown(name) ? { text: name.textContent, width: box(name).width } : null,
+    where: where ? { text: where.textContent, whole: whole(where) } : null,
+  };
+})"""
+"""Each line of the last-turn strip: its name's width (null when not shown) and whether its
+outcome, with the points of a row taken, shows whole inside the line and the strip."""
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "de-DE"])
+def test_the_last_turn_keeps_names_and_points_whole(
+    server: Server, new_page: Any, locale: str
+) -> None:
+    # French and German say "ramassez la rangée 1 (+1)", "nimmst Reihe 1 (+1)": once longer
+    # than the strip's column at 1280x800, they squeezed the name to nothing and cut the points.
+    made = server.api(
+        "POST", "/api/tables", {"seats": [{"kind": "human"}, GREEDY, GREEDY, GREEDY], "name": "Ana"}
+    )
+    ana = seat_page(new_page, made["code"], made["token"], locale=locale)
+    expect(ana.locator(".hand .card")).to_have_count(10)
+    ana.locator(".hand .card").first.click()  # lower than every row: she takes row 1
+    ana.locator('.rows.choosing .row[data-row="0"]').click()
+    expect(ana.locator("#last-turn .last-item")).to_have_count(4)
+    expect(ana.locator("#last-turn .last-item.took")).to_have_count(1)
+    problems = []
+    for width, height in [(1280, 800), (844, 390), (390, 844), (360, 640)]:
+        ana.set_viewport_size({"width": width, "height": height})
+        for line in ana.evaluate(LAST_TURN_LABELS):
+            at = f"{width}x{height}, card {line['card']}"
+            # A small phone upright shows no names under the cards (the seats above show them).
+            if (width, height) != (360, 640):
+                if line["name"] is None:
+                    problems.append(f"{at}: no name")
+                elif line["name"]["width"] < 10:
+                    problems.append(f"{at}: the name {line['name']} squeezed")
+            if line["where"] is None or not line["where"]["whole"]:
+                problems.append(f"{at}: the outcome {line['where']} cut off")
+    assert not problems, "\n".join(problems)
