@@ -244,3 +244,55 @@ def test_the_table_fits_every_window(server: Server, new_page: Any, seats: int) 
     assert page.evaluate(coming_in) == 1, "the sheet was drawn again at rest while measured"
     devtools.send("Animation.setPlaybackRate", {"playbackRate": 1})
     assert not problems, "\n".join(problems)
+
+
+JOIN_FORM = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width };
+  };
+  const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+  const all = (selector) => [...document.querySelectorAll(selector)].filter(shown).map(box);
+  // What is drawn on top at the middle of the name field and of the button.
+  const onTop = (selector) => {
+    const el = document.querySelector(selector);
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return el.contains(top);
+  };
+  return {
+    panel: all(".hand-area"),
+    board: all(".row, .row .slot, .board > .invite, .board > .status"),
+    fieldOnTop: onTop("#seat-name") && onTop("#take-seat"),
+    pageWidth: document.documentElement.scrollWidth,
+  };
+}"""
+"""The panel to take a free seat, the rows (and their slots), the invitation and the status
+line, and whether the name field and the button are drawn on top of everything."""
+
+
+def test_the_free_seat_panel_and_the_board_never_overlap(server: Server, new_page: Any) -> None:
+    # An invited friend opens the link, no seat taken yet: on phones the rows once lay under the
+    # panel, their dashed sixth slots drawn across the name field and the button.
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    made = server.api("POST", "/api/tables", {"seats": seats, "name": "Ana"})
+    page = new_page()
+    page.goto(made["url"])
+    expect(page.locator("#take-seat")).to_be_visible()
+    problems = []
+    for width, height in [(360, 640), (390, 844), (844, 390), (1280, 800)]:
+        page.set_viewport_size({"width": width, "height": height})
+        boxes = page.evaluate(JOIN_FORM)
+        at = f"{width}x{height}"
+        if len(boxes["panel"]) != 1 or len(boxes["board"]) < 4:
+            problems.append(f"{at}: no panel or no rows: {boxes}")
+            continue
+        panel = boxes["panel"][0]
+        problems += [
+            f"{at}: {b} lies under the panel {panel}" for b in boxes["board"] if overlaps(b, panel)
+        ]
+        if not boxes["fieldOnTop"]:
+            problems.append(f"{at}: something is drawn over the name field or the button")
+        if boxes["pageWidth"] > width + 1:
+            problems.append(f"{at}: the page scrolls sideways")
+    assert not problems, "\n".join(problems)
