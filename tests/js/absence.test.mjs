@@ -17,6 +17,12 @@ test("only the people away for the delay are offered, never this page's own seat
   assert.equal(absenceStatus(null, 1), null);
 });
 
+test("a finished game shows nobody away", () => {
+  // A spectator of a finished game once read "Ana has been away for 3 minutes" above the sheet.
+  assert.equal(absenceStatus({ ...absence(), finished: true }, 1), null);
+  assert.equal(absenceStatus({ ...absence(), finished: false }, 1).absent.length, 1);
+});
+
 test("the proposal says who agreed, who is awaited, and what this page may do", () => {
   const proposal = { seat: 0, bot: "medium", by: 1, agreed: [1], needed: [1, 2] };
   const ben = absenceStatus(absence({ proposal }), 1).proposal;

@@ -11,10 +11,14 @@ import { botLabel } from "../kit/text.js";
 export const cardStandsFor = (table, me) =>
   Boolean(table && table.absence && (table.absence.card_stands || []).includes(me));
 
-/** Where things stand for this page: `{ absent, proposal, standIns, cardStands }`, or null. */
+/**
+ * Where things stand for this page: `{ absent, proposal, standIns, cardStands }`, or null (and
+ * null once the game is over: nobody is waited for at a finished table, and the score sheet
+ * needs the room).
+ */
 export function absenceStatus(table, me) {
   const info = table && table.absence;
-  if (!info) return null;
+  if (!info || table.finished) return null;
   const standIns = info.stand_ins || [];
   const proposal = info.proposal || null;
   const absent = (info.away || []).filter((entry) => entry.absent && entry.seat !== me);
