@@ -101,3 +101,20 @@ def test_errors_are_readable_sentences(server: Server, new_page: Any) -> None:
     )
     # The open tables list shows the table that waits for a person, with a way to join.
     expect(page.locator(f'.table-item[data-code="{made["code"]}"]')).to_contain_text("Cleo")
+
+
+def test_a_pasted_code_or_link_joins_the_table(server: Server, new_page: Any) -> None:
+    # The field once took six characters: " Q3LGKA" pasted became " Q3LGK", and the table's whole
+    # link was refused.
+    seats = [{"kind": "human"}] * 3
+    made = server.api("POST", "/api/tables", {"seats": seats, "name": "Cleo"})
+    code = made["code"]
+    for name, pasted in (("Dan", f" {code}"), ("Eve", f"{server.base_url}/t/{code}")):
+        page = new_page()
+        page.goto("/")
+        page.fill("#player-name", name)
+        page.fill("#join-code", pasted)
+        expect(page.locator("#join-code")).to_have_value(code)
+        page.click("#join-table")
+        page.wait_for_url(f"**/t/{code}")
+        expect(page.locator(".seat.me")).to_contain_text(name)

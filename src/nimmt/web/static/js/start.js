@@ -11,10 +11,10 @@ import { clear, h } from "./dom.js";
 import { safeGet, safeSet, t } from "./i18n.js";
 import { NAME_MAX, cleanName, nameProblem } from "./names.js";
 import { keepSignIn, offersPasskeySignIn, passkeyOfferEl } from "./profile/passkeys.js";
+import { CODE_INPUT_MAX, CODE_PATTERN, tableCodeOf } from "./tablecode.js";
 
 const MIN_SEATS = 2;
 const MAX_SEATS = 10;
-const CODE_PATTERN = /^[A-HJ-NP-Z2-9]{6}$/;
 
 export function mountStart(root) {
   const state = {
@@ -83,7 +83,7 @@ export function mountStart(root) {
 
   async function join(code, event) {
     if (event) event.preventDefault();
-    code = code.trim().toUpperCase();
+    code = tableCodeOf(code); // a pasted " K7QX2M" or the table's whole link too
     if (!CODE_PATTERN.test(code)) return showError("join", t("start.code_invalid"), "#join-code");
     if (safeGet(tokenKey(code))) {
       location.assign(`/t/${code}`); // this browser already holds a seat there
@@ -106,6 +106,12 @@ export function mountStart(root) {
         root.querySelector("#watch-instead")?.focus();
       }
     }
+  }
+
+  /** A pasted link (or a code with spaces around it) shows as the code it holds. */
+  function showCodeOf(field) {
+    const code = tableCodeOf(field.value);
+    if (CODE_PATTERN.test(code) && code !== field.value.toUpperCase()) field.value = code;
   }
 
   function showError(where, message, focusSelector = null) {
@@ -282,9 +288,9 @@ export function mountStart(root) {
       h("div", { class: "field" },
         h("label", { for: "join-code", text: t("start.code") }),
         h("input", {
-          id: "join-code", type: "text", maxlength: 6, autocomplete: "off", spellcheck: "false",
+          id: "join-code", type: "text", maxlength: CODE_INPUT_MAX, autocomplete: "off", spellcheck: "false",
           autocapitalize: "characters", class: "code-input", placeholder: "K7QX2M", value: state.code,
-          on: { input: (event) => { state.code = event.target.value; } },
+          on: { input: (event) => { state.code = event.target.value; showCodeOf(event.target); } },
         })),
       state.joinError ? h("p", { class: "form-error", role: "alert", text: state.joinError }) : null,
       state.fullCode
