@@ -85,14 +85,20 @@ def test_errors_are_readable_sentences(server: Server, new_page: Any) -> None:
     expect(page.locator("h1")).to_have_text("Table not found")
     expect(page.locator("main")).to_contain_text("There is no table with this code.")
 
-    # A name that is taken at the table is refused with the translated sentence.
+    # A name the server refuses is refused with its reason, not the general rule: the name is
+    # taken at the table, or holds an invisible character (here a zero-width space).
     made = server.api("POST", "/api/tables", {"seats": [{"kind": "human"}] * 2, "name": "Cleo"})
     page.goto("/")
     page.fill("#player-name", "cleo")
     page.fill("#join-code", made["code"])
     page.click("#join-table")
     expect(page.locator("#join-form .form-error")).to_have_text(
-        "Choose a name of 1 to 24 characters that nobody else at this table uses."
+        "The name cleo is already at this table: choose another."
+    )
+    page.fill("#player-name", "Da\u200bn")
+    page.click("#join-table")
+    expect(page.locator("#join-form .form-error")).to_have_text(
+        "A name cannot hold control characters."
     )
     page.fill("#join-code", "K7Q")
     page.click("#join-table")

@@ -42,8 +42,13 @@ export async function api(method, path, body = undefined) {
   return data;
 }
 
-/** The sentence to show for an error code, in the page's language. */
+/**
+ * The sentence to show for an error code, in the page's language. A name the server refuses
+ * comes with its reason in the server's words ("A name cannot hold control characters."), more
+ * telling than the general rule; the page's own checks keep their translated sentences.
+ */
 export function errorText(code, message = "") {
+  if (code === "bad_name" && message) return t("errors.bad_name_reason", { message });
   if (code && has(`errors.${code}`)) return t(`errors.${code}`);
   if (code === "http_429") return t("errors.rate_limited");
   if (code === "http_413") return t("errors.too_large");
