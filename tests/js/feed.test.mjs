@@ -269,6 +269,7 @@ describe("the connection reported", () => {
     fake.status("refused", { code: 4403 });
     assert.deepEqual(statuses, [["refused", { reason: "forbidden_origin" }]]);
     assert.equal(refusalReason({ code: 4404 }), "table_not_found");
+    assert.equal(refusalReason({ code: 4404, reason: "table_deleted" }), "table_deleted");
   });
 
   test("a refusal by error message closes the socket and is reported, not handed to onError", () => {
@@ -277,6 +278,13 @@ describe("the connection reported", () => {
     assert.equal(fake.closes, 1);
     assert.deepEqual(statuses, [["refused", { reason: "table_not_found" }]]);
     assert.deepEqual(errors, []);
+  });
+
+  test("a table deleted while it was played is reported as deleted", () => {
+    const { fake, statuses } = setup();
+    fake.deliver({ type: "error", code: "table_not_found", message: "This table was deleted.", details: { deleted: true } });
+    assert.equal(fake.closes, 1);
+    assert.deepEqual(statuses, [["refused", { reason: "table_deleted" }]]);
   });
 
   test("other errors go to onError at once, even while an animation runs", () => {

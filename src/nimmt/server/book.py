@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -77,10 +78,24 @@ def storage_unavailable() -> ServiceError:
     )
 
 
-def table_gone() -> ServiceError:
+class TableDeleted(ServiceError):
+    """``table_not_found`` at a table deleted from the database while it was held here, with
+    ``details`` ``{"deleted": true}``: a socket told so is closed with the reason
+    :data:`DELETED_REASON` (docs/protocol.md)."""
+
+
+DELETED_KEPT = 1_000
+"""How many codes of tables deleted under this process it remembers (:attr:`TableBook.
+deleted`)."""
+
+DELETED_REASON = "table_deleted"
+"""The close reason, beside code 4404, of a socket whose table was deleted under it."""
+
+
+def table_gone() -> TableDeleted:
     """The refusal at a table deleted from the database while it was held here (404, as at a
     code that never existed)."""
-    return ServiceError("table_not_found", "This table was deleted.", 404)
+    return TableDeleted("table_not_found", "This table was deleted.", 404, {"deleted": True})
 
 
 def first_line(error: BaseException) -> str:
@@ -134,6 +149,10 @@ class TableBook:
         """The tables loaded in this process, by code."""
         self.changed_at: dict[str, float] = {}
         """When each table last changed here (``time.monotonic``), for the watchdog."""
+        self.deleted: OrderedDict[str, None] = OrderedDict()
+        """The codes of the last :data:`DELETED_KEPT` tables let go as deleted under this
+        process (:meth:`forget`): asked for again (the page reloaded), such a code is refused
+        as deleted, not as one that never existed, while the database has no table under it."""
         self.shared = not isinstance(bus, LocalBus)
         """Other processes may change the tables too (a real bus is configured)."""
         self.closed = False
@@ -200,6 +219,8 @@ class TableBook:
                 return table
             record = await self.read(self.storage.load_table, normalized)
             if record is None:
+                if normalized in self.deleted:
+                    raise table_gone()
                 raise ServiceError("table_not_found", f"There is no table {normalized}.", 404)
             table = live_table(record)
             self.prepare(table)
@@ -251,6 +272,9 @@ class TableBook:
             return
         table.gone = True
         log.warning("table %s was deleted from the database; letting it go", table.code)
+        self.deleted[table.code] = None
+        while len(self.deleted) > DELETED_KEPT:
+            self.deleted.popitem(last=False)
         for task in table.bot_tasks.values():
             task.cancel()
         table.bot_tasks.clear()

@@ -300,7 +300,7 @@ def test_a_table_purged_under_its_players_is_closed_not_retried(
         assert refused["message"] == "This table was deleted."
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()  # (one goodbye: the refusal of the play itself is not sent twice)
-        assert closed.value.code == 4404
+        assert (closed.value.code, closed.value.reason) == (4404, "table_deleted")
     assert code not in service.book.tables
     # A new socket hears what an unknown code's hears.
     with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
@@ -337,7 +337,7 @@ def test_a_table_deleted_while_another_process_moves_it_is_let_go_on_catching_up
         assert receive_until(watching, lambda m: m["type"] == "error")["code"] == "table_not_found"
         with pytest.raises(WebSocketDisconnect) as closed:
             watching.receive_json()
-        assert closed.value.code == 4404
+        assert (closed.value.code, closed.value.reason) == (4404, "table_deleted")
 
 
 def test_a_purged_table_where_nobody_acts_is_let_go_by_the_sweep_and_every_route(
@@ -360,9 +360,16 @@ def test_a_purged_table_where_nobody_acts_is_let_go_by_the_sweep_and_every_route
         for code in (swept, by_summary, by_record, by_socket):
             storage._tables.pop(code)  # as `nimmt admin purge` in another process deletes it
         assert client.get(f"/api/tables/{by_summary}").status_code == 404
+        again = client.get(f"/api/tables/{by_summary}")  # let go by now: still said so
+        assert again.status_code == 404 and again.json()["error"]["message"] == (
+            "This table was deleted."
+        )
         assert client.get(f"/api/tables/{by_record}/record").status_code == 404
         with client.websocket_connect(f"/ws/{by_socket}") as late:
             assert late.receive_json()["message"] == "This table was deleted."
+            with pytest.raises(WebSocketDisconnect) as refused:
+                late.receive_json()
+            assert (refused.value.code, refused.value.reason) == (4404, "table_deleted")
         assert {by_summary, by_record, by_socket}.isdisjoint(book.tables)
         assert swept in book.tables  # nobody asked for it: the sweep lets it go
         sweep = service.follower.let_go_deleted
@@ -371,4 +378,4 @@ def test_a_purged_table_where_nobody_acts_is_let_go_by_the_sweep_and_every_route
         assert receive_until(watching, lambda m: m["type"] == "error")["code"] == "table_not_found"
         with pytest.raises(WebSocketDisconnect) as closed:
             watching.receive_json()
-        assert closed.value.code == 4404
+        assert (closed.value.code, closed.value.reason) == (4404, "table_deleted")

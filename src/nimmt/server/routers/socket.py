@@ -27,7 +27,7 @@ from starlette.websockets import WebSocketState
 
 from nimmt.server.absence import STEPS as HANDOVER_STEPS
 from nimmt.server.actions import SEAT_ACTIONS, ActionKind
-from nimmt.server.book import first_line
+from nimmt.server.book import DELETED_REASON, TableDeleted, first_line
 from nimmt.server.errors import ServiceError, quoted
 from nimmt.server.metrics import RATE_LIMITED as RATE_LIMITED_MESSAGES
 from nimmt.server.metrics import SLOW_CONSUMER_CLOSES
@@ -107,7 +107,10 @@ async def table_socket(
         unavailable = error.code == "storage_error"
         if unavailable:
             log.warning("socket at table %s: database unavailable: %s", code, first_line(error))
-        await websocket.close(code=CLOSE_TRY_AGAIN if unavailable else CLOSE_TABLE_NOT_FOUND)
+        await websocket.close(
+            code=CLOSE_TRY_AGAIN if unavailable else CLOSE_TABLE_NOT_FOUND,
+            reason=DELETED_REASON if isinstance(error, TableDeleted) else None,
+        )
         return
     limit = RateLimit(settings.socket_rate, settings.socket_burst)
     sender = asyncio.create_task(_pump(websocket, connection, service))
@@ -284,8 +287,9 @@ async def _texts(
 
 async def _close(websocket: WebSocket, code: int) -> None:
     """Close the socket with ``code`` once what was queued is sent: a client that does not read
-    (counted, with the reason ``slow_consumer``), or one whose table is gone."""
-    reason = None
+    (counted, with the reason ``slow_consumer``), or one whose table was deleted (the reason
+    ``table_deleted``)."""
+    reason = DELETED_REASON
     if code == CLOSE_TOO_SLOW:
         SLOW_CONSUMER_CLOSES.inc()
         reason = "slow_consumer"

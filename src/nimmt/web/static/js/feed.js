@@ -64,9 +64,14 @@ export function applyChange(held, change) {
   return state;
 }
 
-/** Why a connection closed for good (socket.js "refused"): its close code, as an error code. */
-export const refusalReason = (closeEvent) =>
-  closeEvent && closeEvent.code === CLOSE_FORBIDDEN_ORIGIN ? "forbidden_origin" : "table_not_found";
+/**
+ * Why a connection closed for good (socket.js "refused"): its close code, as an error code; a
+ * table deleted while it was played closes with 4404 and the reason "table_deleted".
+ */
+export function refusalReason(closeEvent) {
+  if (closeEvent && closeEvent.code === CLOSE_FORBIDDEN_ORIGIN) return "forbidden_origin";
+  return closeEvent && closeEvent.reason === "table_deleted" ? "table_deleted" : "table_not_found";
+}
 
 /** Does a lost connection's close code say the page fell behind the table (4408)? */
 export const fellBehind = (closeEvent) => Boolean(closeEvent && closeEvent.code === CLOSE_SLOW_CONSUMER);
@@ -118,7 +123,7 @@ export function createFeed(code, token, {
     if (message.type === "error") {
       if (REFUSALS.includes(message.code)) {
         socket.close();
-        refused(message.code);
+        refused(message.details && message.details.deleted ? "table_deleted" : message.code);
       } else {
         onError(message);
       }
