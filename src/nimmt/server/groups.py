@@ -83,10 +83,6 @@ class Groups:
         group = await self.member_of(profile, code)
         members = await self.book.read(self.people.members, group.code)
         results = await self.book.read(self.people.results, group=group.code)
-        since = self.book.clock() - timedelta(seconds=self.idle_seconds)
-        tables = await self.book.read(
-            self.book.storage.list_group_open, group.code, limit=OPEN_TABLES, active_since=since
-        )
         return {
             "group": group_json(group, profile),
             "members": [
@@ -104,8 +100,21 @@ class Groups:
             "standings": standings(results, members),
             "recent": [game_summary(result) for result in reversed(results[-RECENT_GAMES:])],
             "evenings": evenings(results),
-            "open": [group_table_entry(table) for table in tables],
+            "open": await self._open(group.code),
         }
+
+    async def open_tables(self, profile: Profile, code: str) -> list[dict[str, Any]]:
+        """The page's ``open`` alone, for a page that reads it again: no standings made."""
+        group = await self.member_of(profile, code)
+        return await self._open(group.code)
+
+    async def _open(self, group: str) -> list[dict[str, Any]]:
+        """The group's tables open now, from the database (as the lobby: no table is loaded)."""
+        since = self.book.clock() - timedelta(seconds=self.idle_seconds)
+        tables = await self.book.read(
+            self.book.storage.list_group_open, group, limit=OPEN_TABLES, active_since=since
+        )
+        return [group_table_entry(table) for table in tables]
 
     async def standings(self, profile: Profile, code: str) -> dict[str, Any]:
         group = await self.member_of(profile, code)

@@ -71,6 +71,8 @@ def test_members_join_by_the_invite_until_it_is_revoked(make_client: Any) -> Non
     hidden = client.get(f"/api/groups/{group}", headers=auth(cy_secret))
     assert hidden.status_code == 404
     assert hidden.json()["error"]["code"] == "group_not_found"
+    hidden = client.get(f"/api/groups/{group}/open", headers=auth(cy_secret))
+    assert (hidden.status_code, hidden.json()["error"]["code"]) == (404, "group_not_found")
     assert client.get(f"/api/groups/{group}").json()["error"]["code"] == "no_profile"
 
 
@@ -241,6 +243,10 @@ def test_the_page_lists_the_groups_tables_open_now(
         },
     ]
     assert [line["code"] for line in open_now(of=fridays)] == [theirs["code"]]
+    # The list alone, as the page reads it again, is the page's.
+    alone = client.get(f"/api/groups/{group}/open", headers=auth(ben_secret))
+    assert alone.status_code == 200
+    assert [line["code"] for line in alone.json()["open"]] == [real["code"], code]
     # Ben takes the free seat: the table is full, and in play.
     joined = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}, headers=auth(ben_secret))
     assert joined.status_code == 200, joined.text

@@ -90,6 +90,11 @@ async def group_page(code: str, profile: ProfileDep, service: ServiceDep) -> dic
     return await service.groups.page(profile, code)
 
 
+@router.get("/{code}/open")
+async def group_open(code: str, profile: ProfileDep, service: ServiceDep) -> dict[str, Any]:
+    return {"open": await service.groups.open_tables(profile, code)}
+
+
 @router.get("/{code}/standings")
 async def group_standings(code: str, profile: ProfileDep, service: ServiceDep) -> dict[str, Any]:
     return await service.groups.standings(profile, code)

@@ -100,7 +100,7 @@ export function mountGroup(root, code) {
   async function refreshOpen() {
     if (!state.page || document.hidden) return;
     try {
-      const fresh = await api("GET", `/api/groups/${encodeURIComponent(code)}`);
+      const fresh = await api("GET", `/api/groups/${encodeURIComponent(code)}/open`);
       if (!alive || !state.page) return;
       state.page.open = fresh.open;
       root.querySelector("#open-now")?.replaceWith(openEl(state.page));
