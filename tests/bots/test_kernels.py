@@ -23,7 +23,7 @@ from nimmt.bots.batchsim import (
     sample_hands,
     take_cards,
 )
-from nimmt.bots.policy import ModelPolicy
+from nimmt.bots.policy import ModelPolicy, shipped_weights
 from nimmt.engine import HAND_SIZE, draw_deal
 
 
@@ -79,6 +79,35 @@ def test_model_turns_compiled_choose_as_numpy_with_the_same_draws(players: int) 
         rounds += agree.size
         same += int(agree.sum())
         assert (compiled.hands == 0).all()
+    assert same / rounds >= 0.995, f"{same} of {rounds} rounds agree"
+
+
+def test_own_weights_compiled_choose_as_numpy_and_only_for_the_deciding_seat() -> None:
+    own = shipped_weights() * np.float32(-0.5)  # a seat that plays nothing like the others
+    rounds = 0
+    same = 0
+    for seed in range(3):
+        compiled = _batch(4, seed, size=512)
+        reference = copy.deepcopy(compiled)
+        plain = copy.deepcopy(compiled)
+        play_out(
+            compiled,
+            HAND_SIZE,
+            ModelPolicy(np.random.default_rng(seed), compiled=True, own_weights=own),
+        )
+        slow = ModelPolicy(np.random.default_rng(seed), own_weights=own)
+        for _ in range(HAND_SIZE):
+            _numpy_turn(reference, slow)
+        agree = (compiled.penalties == reference.penalties).all(axis=1) & (
+            compiled.ends == reference.ends
+        ).all(axis=1)
+        rounds += agree.size
+        same += int(agree.sum())
+        # The others' first choices are the plain model's with the same draws; seat 0's are not.
+        first = ModelPolicy(np.random.default_rng(seed), own_weights=own)(plain)
+        plain_first = ModelPolicy(np.random.default_rng(seed))(plain)
+        np.testing.assert_array_equal(first[:, 1:], plain_first[:, 1:])
+        assert (first[:, 0] != plain_first[:, 0]).mean() > 0.3
     assert same / rounds >= 0.995, f"{same} of {rounds} rounds agree"
 
 

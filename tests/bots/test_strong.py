@@ -204,7 +204,9 @@ def test_strong_settings_parse_and_bad_ones_are_refused() -> None:
     assert own.own_temperature == 0.5 and own.temperature == 1.0
     bad = ("strong:samples=0", "strong:policy=oracle", "strong:depth=3", "strong:samples=x")
     refused = ("strong:core=cuda", "strong:adapt=0.5", "strong:adapt=-1")
-    for name in (*bad, *refused, "strong:own_temperature=-1", "strong:weights=/no/such.json"):
+    assert make_bot("hard", 1).settings.own_weights == ""  # type: ignore[attr-defined]
+    files = ("strong:weights=/no/such.json", "strong:own_weights=/no/such.json", "strong:weights=")
+    for name in (*bad, *refused, "strong:own_temperature=-1", *files):
         with pytest.raises(UnknownBotError, match="unknown bot"):
             make_bot(name, 1)
 

@@ -34,6 +34,26 @@ FloatArray = npt.NDArray[np.float32]
 EMPTY = 0
 _HEADS = np.asarray(BULLHEADS, dtype=np.int64)
 
+(
+    _COST,
+    _LOW,
+    _LOW_CARD,
+    _SIXTH,
+    _GAP,
+    _GAP_SQUARED,
+    _GAP_BY_LENGTH,
+    _LENGTH_2,
+    _LENGTH_3,
+    _LENGTH_4,
+    _TARGET_HEADS,
+    _TARGET_HEADS_BY_LENGTH,
+    _CARD,
+    _CARD_SQUARED,
+    _CARD_HEADS,
+    _COST_BY_HAND,
+) = range(16)
+"""The index of each feature's weight (:data:`nimmt.bots.policy.FEATURE_NAMES`'s order)."""
+
 
 @njit(cache=True, nogil=True)
 def _target(ends: IntArray, b: int, card: int) -> int:
@@ -142,36 +162,22 @@ def _model_turn(
     resolve: bool,
 ) -> None:
     """Every seat's card by the model's scores plus ``noise`` (Gumbel-max); with ``resolve``
-    the turn is played, else only ``slots`` ``(B, P)`` is filled."""
+    the turn is played, else only ``slots`` ``(B, P)`` is filled. ``weights`` ``(2, F)``: row 0
+    scores seat 0's (the deciding seat's) cards, row 1 every other seat's."""
     size, seats, width = hands.shape
-    w_cost = weights[0]
-    w_low = weights[1]
-    w_low_card = weights[2]
-    w_sixth = weights[3]
-    w_gap = weights[4]
-    w_gap_squared = weights[5]
-    w_gap_by_length = weights[6]
-    w_length_2 = weights[7]
-    w_length_3 = weights[8]
-    w_length_4 = weights[9]
-    w_target_heads = weights[10]
-    w_target_heads_by_length = weights[11]
-    w_card = weights[12]
-    w_card_squared = weights[13]
-    w_card_heads = weights[14]
-    w_cost_by_hand = weights[15]
     cards = np.empty(seats, dtype=np.int64)
     for b in range(size):
         in_hand = 0
         for h in range(width):
             if hands[b, 0, h] != EMPTY:
                 in_hand += 1
-        cost_weight = w_cost + w_cost_by_hand * in_hand / HAND_SIZE
         cheapest = heads[b, 0]
         for r in range(1, NUM_ROWS):
             cheapest = min(cheapest, heads[b, r])
-        low_score = w_low + cost_weight * cheapest
         for p in range(seats):
+            w = weights[min(p, 1)]
+            cost_weight = w[_COST] + w[_COST_BY_HAND] * in_hand / HAND_SIZE
+            low_score = w[_LOW] + cost_weight * cheapest
             best_key = -np.inf
             best_slot = -1
             for h in range(width):
@@ -179,28 +185,28 @@ def _model_turn(
                 if card == EMPTY:
                     continue
                 value = card / 104.0
-                score = w_card * value + w_card_squared * value * value
-                score += w_card_heads * card_heads[card] / 7.0
+                score = w[_CARD] * value + w[_CARD_SQUARED] * value * value
+                score += w[_CARD_HEADS] * card_heads[card] / 7.0
                 target = _target(ends, b, card)
                 if target < 0:
-                    score += low_score + w_low_card * value
+                    score += low_score + w[_LOW_CARD] * value
                 else:
                     length = lengths[b, target]
                     row_heads = heads[b, target]
                     if length == ROW_LIMIT:
-                        score += w_sixth + cost_weight * row_heads
+                        score += w[_SIXTH] + cost_weight * row_heads
                     elif length == 2:
-                        score += w_length_2
+                        score += w[_LENGTH_2]
                     elif length == 3:
-                        score += w_length_3
+                        score += w[_LENGTH_3]
                     elif length == 4:
-                        score += w_length_4
+                        score += w[_LENGTH_4]
                     score += row_heads * (
-                        w_target_heads / 10.0 + w_target_heads_by_length / 40.0 * length
+                        w[_TARGET_HEADS] / 10.0 + w[_TARGET_HEADS_BY_LENGTH] / 40.0 * length
                     )
                     gap = min(card - ends[b, target], 40) / 10.0
-                    slope = w_gap + w_gap_by_length / 4.0 * length
-                    score += gap * (slope + w_gap_squared * gap)
+                    slope = w[_GAP] + w[_GAP_BY_LENGTH] / 4.0 * length
+                    score += gap * (slope + w[_GAP_SQUARED] * gap)
                 key = score + noise[b, p, h]
                 if best_slot < 0 or key > best_key:
                     best_key = key
@@ -229,8 +235,9 @@ def model_choices(
     noise: FloatArray,
 ) -> IntArray:
     """``(B, P)``: the hand slot of every seat's card by the learned model: ``weights`` are the
-    model's (already divided by its temperature), ``noise`` ``(B, P, H)`` the Gumbel noise
-    added to each card's score, as :class:`~nimmt.bots.policy.ModelPolicy` draws it."""
+    model's (already divided by its temperature; ``(F,)`` for every seat, or ``(2, F)``: seat 0's,
+    then the other seats'), ``noise`` ``(B, P, H)`` the Gumbel noise added to each card's score,
+    as :class:`~nimmt.bots.policy.ModelPolicy` draws it."""
     size, seats, _ = hands.shape
     slots = np.empty((size, seats), dtype=np.int64)
     unused = np.empty((size, seats), dtype=np.int64)
@@ -256,7 +263,9 @@ def model_turn(
 
 
 def _weights(weights: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float64]:
-    return np.asarray(weights, dtype=np.float64)
+    """``(2, F)``: the deciding seat's weights and the others' (one row given: everyone's)."""
+    rows = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    return np.ascontiguousarray(np.broadcast_to(rows, (2, rows.shape[1])))
 
 
 def warm_up() -> None:

@@ -226,7 +226,10 @@ class ModelPolicy:
     ``temperature`` (1 is the fitted model; lower plays closer to the model's favourite).
 
     ``own_temperature`` is seat 0's (the deciding seat's) instead, when given: a search may
-    play its own later cards more firmly than it expects the others to play theirs."""
+    play its own later cards more firmly than it expects the others to play theirs.
+    ``own_weights``, when given, score seat 0's cards instead of ``weights``: a search may play
+    its own later cards by a stronger policy than the one it expects of the others (a policy
+    trained by self-play, ``scripts/train_policy.py selfplay``)."""
 
     def __init__(
         self,
@@ -236,8 +239,11 @@ class ModelPolicy:
         *,
         compiled: bool = False,
         own_temperature: float | None = None,
+        own_weights: npt.NDArray[np.float32] | None = None,
     ) -> None:
         self.weights = (shipped_weights() if weights is None else weights) / np.float32(temperature)
+        self._own_weights = None if own_weights is None else own_weights / np.float32(temperature)
+        """Seat 0's weights, when they are not everyone's."""
         self._rng = rng
         # Seat 0's scores divided by its own temperature draw the same card as the others'
         # scaling with its noise scaled by own / temperature (Gumbel-max is scale-free).
@@ -268,9 +274,15 @@ class ModelPolicy:
             batch.heads,
             batch.hands,
             batch.penalties,
-            self.weights,
+            self._kernel_weights(),
             noise,
         )
+
+    def _kernel_weights(self) -> npt.NDArray[np.float32]:
+        """What the compiled turns score with: everyone's weights, or seat 0's then the others'."""
+        if self._own_weights is None:
+            return self.weights
+        return np.stack([self._own_weights, self.weights])
 
     def __call__(self, batch: Batch) -> IntArray:
         hands = batch.hands
@@ -279,9 +291,11 @@ class ModelPolicy:
             from nimmt.bots import kernels
 
             return kernels.model_choices(
-                batch.ends, batch.lengths, batch.heads, hands, self.weights, noise
+                batch.ends, batch.lengths, batch.heads, hands, self._kernel_weights(), noise
             )
         key = card_logits(batch, self.weights) + noise
+        if self._own_weights is not None:
+            key[:, 0] = card_logits(batch, self._own_weights)[:, 0] + noise[:, 0]
         key[hands == EMPTY] = -np.inf
         choice: IntArray = key.argmax(axis=-1)
         return choice

@@ -70,6 +70,11 @@ class StrongSettings:
     weights: str = SHIPPED_WEIGHTS
     """The model's weights: a file shipped with :mod:`nimmt.bots`, or a path (holding a ``/``)
     to one written by ``scripts/train_policy.py fit`` (experiments)."""
+    own_weights: str = ""
+    """With the model's rollouts: the weights that play the deciding seat's own later cards
+    (empty: ``weights``, as the others'), a file shipped with :mod:`nimmt.bots` or a path. The
+    search plays its own later cards better than the model of the others predicts; a policy
+    trained by self-play (``scripts/train_policy.py selfplay``) plays them closer to that."""
     own_temperature: float = 0.0
     """With the model's rollouts: divides the deciding seat's own scores in its later turns
     instead (0: ``temperature``, as the others'). Lower: the search expects to play its own
@@ -164,10 +169,13 @@ def parse_strong(text: str) -> StrongSettings:
         raise ValueError("strong setting game_from must be more than 0 and at most 1")
     if settings.own_temperature < 0:
         raise ValueError("strong setting own_temperature must be 0 (as temperature) or positive")
-    try:
-        shipped_weights(settings.weights)
-    except (OSError, ValueError, KeyError) as error:
-        raise ValueError(f"strong setting weights: {error}") from None
+    for key in ("weights", "own_weights"):
+        name = getattr(settings, key)
+        try:
+            if name or key == "weights":
+                shipped_weights(name)
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"strong setting {key}: {error}") from None
     if (
         settings.level2 < 0
         or min(
@@ -229,6 +237,11 @@ class StrongBot:
                 shipped_weights(self.settings.weights),
                 compiled=self.settings.core == "numba",
                 own_temperature=self.settings.own_temperature or None,
+                own_weights=(
+                    shipped_weights(self.settings.own_weights)
+                    if self.settings.own_weights
+                    else None
+                ),
             )
         return SoftminPolicy(self.settings.temperature, self._rng)
 
