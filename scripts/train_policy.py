@@ -16,6 +16,14 @@ each card's features, softmax over the hand) to those decisions by maximum likel
     python scripts/train_policy.py fit /tmp/decisions-*.jsonl \
         --out src/nimmt/bots/policy_weights.json
 
+``selfplay``: train the same model's weights by playing, not by imitation: REINFORCE on each
+seat's relative score from its turn to the end of the round, in batches of rounds at 3 to 10
+seats, against a league (``greedy``, the softmin policy, the shipped weights, earlier snapshots
+and itself); the result a file that ``strong:own_weights=FILE`` or ``strong:weights=FILE``
+takes::
+
+    python scripts/train_policy.py selfplay --updates 1500 --seed 1 --out /tmp/selfplay.json
+
 ``docs/bots.md`` records the exact commands that produced the shipped weights.
 """
 
@@ -26,12 +34,16 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nimmt.arena.runner import bot_rng, deal_rng
 from nimmt.bots import make_bot
 from nimmt.engine import Game, Phase
+
+if TYPE_CHECKING:
+    from nimmt.bots.batchsim import Batch
 
 
 def generate(bot: str, players: int, deals: int, seed: int, out: Path) -> None:
@@ -119,6 +131,124 @@ def fit(paths: list[Path], out: Path, l2: float) -> None:
     out.write_text(json.dumps(document, indent=1) + "\n")
 
 
+def _deal(rng: np.random.Generator, rounds: int, players: int) -> Batch:
+    """``rounds`` fresh deals of a whole round at ``players`` seats."""
+    from nimmt.bots.batchsim import Batch
+    from nimmt.engine import BULLHEADS, HAND_SIZE, NUM_ROWS
+
+    heads = np.asarray(BULLHEADS, dtype=np.int64)
+    cards = rng.permuted(np.broadcast_to(np.arange(1, 105), (rounds, 104)), axis=1)
+    rows = cards[:, :NUM_ROWS]
+    hands = cards[:, NUM_ROWS : NUM_ROWS + players * HAND_SIZE].reshape(rounds, players, HAND_SIZE)
+    return Batch(
+        ends=rows.copy(),
+        lengths=np.ones((rounds, NUM_ROWS), dtype=np.int64),
+        heads=heads[rows],
+        hands=hands.copy(),
+        penalties=np.zeros((rounds, players), dtype=np.int64),
+    )
+
+
+def play_rounds(
+    rng: np.random.Generator,
+    rounds: int,
+    seats: list[np.ndarray | None],
+    learners: set[int],
+) -> tuple[np.ndarray, float]:
+    """Play ``rounds`` rounds, seat ``p`` by the model with weights ``seats[p]`` (``None``:
+    ``greedy``). The policy gradient of the seats in ``learners`` (REINFORCE on each turn's
+    relative score to the round's end, less that turn's mean over the batch), per decision;
+    and seat 0's mean relative score (its bullheads minus the mean of the others')."""
+    from nimmt.bots.batchsim import EMPTY, greedy_policy, gumbel_noise, resolve_turn, take_cards
+    from nimmt.bots.policy import card_features
+    from nimmt.engine import HAND_SIZE
+
+    batch = _deal(rng, rounds, len(seats))
+    players = len(seats)
+    index = np.arange(rounds)
+    taken: list[np.ndarray] = []
+    scores: list[dict[int, np.ndarray]] = []
+    for _ in range(HAND_SIZE):
+        features = card_features(batch).astype(np.float64)
+        slots = np.empty((rounds, players), dtype=np.int64)
+        taken.append(batch.penalties.copy())
+        turn: dict[int, np.ndarray] = {}
+        for seat, weights in enumerate(seats):
+            if weights is None:
+                slots[:, seat] = greedy_policy(batch)[:, seat]
+                continue
+            logits = np.where(batch.hands[:, seat] != EMPTY, features[:, seat] @ weights, -np.inf)
+            slots[:, seat] = (logits + gumbel_noise(rng, logits.shape, np.float64)).argmax(-1)
+            if seat in learners:
+                logits -= logits.max(axis=-1, keepdims=True)
+                chance = np.exp(logits)
+                chance /= chance.sum(axis=-1, keepdims=True)
+                # d log p(chosen) / d weights: the chosen card's features less their mean.
+                mean = np.einsum("bh,bhf->bf", chance, features[:, seat])
+                turn[seat] = features[index, seat, slots[:, seat]] - mean
+        scores.append(turn)
+        resolve_turn(batch, take_cards(batch, slots))
+    final = batch.penalties
+    gradient = np.zeros(features.shape[-1])
+    decisions = 0
+    for turn_taken, turn in zip(taken, scores[:-1], strict=False):  # the last card is forced
+        to_go = final - turn_taken
+        for seat, score in turn.items():
+            relative = to_go[:, seat] - (to_go.sum(axis=1) - to_go[:, seat]) / (players - 1)
+            advantage = relative.mean() - relative  # fewer bullheads than usual: reinforce
+            gradient += advantage @ score
+            decisions += rounds
+    first = final[:, 0] - final[:, 1:].mean(axis=1)
+    return gradient / max(decisions, 1), float(first.mean())
+
+
+def selfplay(updates: int, seed: int, rounds: int, rate: float, out: Path) -> None:
+    """REINFORCE with Adam steps from the shipped weights against a league; every 100
+    updates, seat 0's mean relative score against three of the shipped model and of
+    ``greedy`` (4 seats, the same 4,096 deals each time) is printed."""
+    from nimmt.bots.policy import FEATURE_NAMES, shipped_weights
+
+    rng = np.random.default_rng(seed)
+    shipped = shipped_weights().astype(np.float64)
+    softmin = np.zeros(len(FEATURE_NAMES))
+    softmin[FEATURE_NAMES.index("cost")] = -1.0
+    weights = shipped.copy()
+    first = np.zeros_like(weights)
+    second = np.zeros_like(weights)
+    snapshots = [weights.copy()]
+
+    def evaluate(opponent: np.ndarray | None) -> float:
+        return play_rounds(
+            np.random.default_rng(seed + 1), 4096, [weights, *[opponent] * 3], set()
+        )[1]
+
+    for update in range(1, updates + 1):
+        players = int(rng.integers(3, 11))
+        league = [None, shipped, softmin, snapshots[int(rng.integers(len(snapshots)))], weights]
+        seats = [weights] + [league[int(rng.integers(len(league)))] for _ in range(players - 1)]
+        learners = {seat for seat, chosen in enumerate(seats) if chosen is weights}
+        gradient, _ = play_rounds(rng, rounds, seats, learners)
+        first = 0.9 * first + 0.1 * gradient
+        second = 0.999 * second + 0.001 * gradient**2
+        step = (first / (1 - 0.9**update)) / (np.sqrt(second / (1 - 0.999**update)) + 1e-8)
+        weights = weights + rate * step
+        if update % 20 == 0:
+            snapshots.append(weights.copy())
+        if update % 100 == 0:
+            print(
+                f"update {update}: against 3 shipped {evaluate(shipped):+.3f},"
+                f" against 3 greedy {evaluate(None):+.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
+    document = {
+        "trained_by": f"selfplay --updates {updates} --seed {seed} --rounds {rounds} --rate {rate}",
+        "features": list(FEATURE_NAMES),
+        "weights": [round(float(value), 6) for value in weights],
+    }
+    out.write_text(json.dumps(document, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -132,10 +262,18 @@ def main() -> None:
     fitting.add_argument("paths", type=Path, nargs="+")
     fitting.add_argument("--out", type=Path, required=True)
     fitting.add_argument("--l2", type=float, default=1.0)
+    play = commands.add_parser("selfplay", help="train the card model's weights by self-play")
+    play.add_argument("--updates", type=int, default=1500)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--rounds", type=int, default=512, help="rounds per update")
+    play.add_argument("--rate", type=float, default=0.02, help="Adam's step size")
+    play.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     random.seed(0)
     if args.command == "generate":
         generate(args.bot, args.players, args.deals, args.seed, args.out)
+    elif args.command == "selfplay":
+        selfplay(args.updates, args.seed, args.rounds, args.rate, args.out)
     else:
         fit(args.paths, args.out, args.l2)
 

@@ -71,3 +71,34 @@ def test_the_adaptive_weights_predict_each_decision_from_its_seat_s_plays(
     assert fitted["decisions"] == 12
     # The mean log-probability of a card under a mixture of the weights.
     assert -10 < fitted["adaptive"] < 0
+
+
+def test_selfplay_writes_weights_that_hard_s_search_takes_for_its_own_cards(
+    tmp_path: Path,
+) -> None:
+    from nimmt.bots import make_bot
+    from nimmt.bots.policy import FEATURE_NAMES, shipped_weights
+    from nimmt.engine import Game
+
+    out = tmp_path / "selfplay.json"
+    command = [sys.executable, str(SCRIPTS / "train_policy.py"), "selfplay", "--out", str(out)]
+    subprocess.run(
+        [*command, "--updates", "3", "--rounds", "16"], check=True, capture_output=True, timeout=120
+    )
+    document = json.loads(out.read_text())
+    assert document["features"] == list(FEATURE_NAMES)
+    # Trained from the shipped weights: three steps move them, a little.
+    moved = abs(shipped_weights(str(out)) - shipped_weights()).max()
+    assert 0 < moved < 1
+    again = tmp_path / "again.json"
+    subprocess.run(
+        [*command[:-1], str(again), "--updates", "3", "--rounds", "16"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert again.read_text() == out.read_text()  # the same seed, the same weights
+    bot = make_bot(f"strong:own_weights={out},samples=16,more=16,row_samples=16", 1)
+    game = Game(4)
+    game.deal(4)
+    assert bot.choose_card(game.view(0)) in game.view(0).hand
