@@ -143,46 +143,37 @@ def _mean(values: dict[tuple[int | None, int], float], keys: list[tuple[int | No
     return math.fsum(values[key] for key in keys) / len(keys)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("pairs", nargs="+", metavar="CAND_DIR:BASE_DIR")
-    parser.add_argument("--json", action="store_true", help="one JSON object")
-    args = parser.parse_args()
+def compare(pairs: list[tuple[Path, Path]]) -> dict[str, object]:
+    """The screen's figures (what ``--json`` prints) for ``(candidate_dir, baseline_dir)``
+    pairs; a :class:`ValueError` says why pairs cannot be compared."""
     tables: dict[str, Table] = {}
     screens: dict[int | None, dict[str, dict[int, float]]] = defaultdict(dict)
-    for pair in args.pairs:
-        ours, sep, theirs = pair.partition(":")
-        if not sep:
-            raise SystemExit(f"error: {pair!r} is not CAND_DIR:BASE_DIR")
-        seed, base_seed = run_seed(Path(ours)), run_seed(Path(theirs))
+    for ours, theirs in pairs:
+        seed, base_seed = run_seed(ours), run_seed(theirs)
         if seed != base_seed:
-            raise SystemExit(f"error: {ours} was played at seed {seed}, {theirs} at {base_seed}")
-        bots, candidate = numbered_blocks(Path(ours))
-        base_bots, baseline = numbered_blocks(Path(theirs))
+            raise ValueError(f"{ours} was played at seed {seed}, {theirs} at {base_seed}")
+        bots, candidate = numbered_blocks(ours)
+        base_bots, baseline = numbered_blocks(theirs)
         differing = differences(candidate, baseline)
         if not differing:
-            raise SystemExit(f"error: {ours} and {theirs} have no complete deal in common")
+            raise ValueError(f"{ours} and {theirs} have no complete deal in common")
         name = " ".join(bots[1:])
         if name in screens[seed]:
-            raise SystemExit(f"error: the table {name!r} is given twice at seed {seed}")
+            raise ValueError(f"the table {name!r} is given twice at seed {seed}")
         screens[seed][name] = differing
         table = tables.setdefault(name, Table(bots[0], base_bots[0]))
         if (table.candidate, table.baseline) != (bots[0], base_bots[0]):
-            raise SystemExit(f"error: the table {name!r} has another candidate or baseline")
+            raise ValueError(f"the table {name!r} has another candidate or baseline")
         mine, base = first_bot_relative(candidate), first_bot_relative(baseline)
         for deal in differing:
             table.ours[seed, deal], table.theirs[seed, deal] = mine[deal], base[deal]
-        if _whole_games(Path(ours)):
+        if _whole_games(ours):
             mine, base = first_bot_wins(candidate), first_bot_wins(baseline)
             for deal in sorted(set(mine) & set(base)):
                 table.wins_ours[seed, deal], table.wins_theirs[seed, deal] = mine[deal], base[deal]
-    try:
-        deals, overall = pooled_over_seeds(screens)
-    except ValueError as error:
-        raise SystemExit(f"error: {error}") from None
-    rows = [table.row(name) for name, table in tables.items()]
-    result = {
-        "tables": rows,
+    deals, overall = pooled_over_seeds(screens)
+    return {
+        "tables": [table.row(name) for name, table in tables.items()],
         "pooled": {
             "seeds": sorted(screens, key=lambda seed: (seed is None, seed)),
             "deals": deals,
@@ -190,16 +181,44 @@ def main() -> None:
             "difference_ci95": interval(overall),
         },
     }
-    if args.json:
-        print(json.dumps(result))
-        return
+
+
+def print_screen(result: dict[str, object]) -> None:
+    """The screen's figures as a table for a terminal."""
+    rows = result["tables"]
+    pooled = result["pooled"]
+    assert isinstance(rows, list) and isinstance(pooled, dict)
     for row in rows:
         print(
             f"{row['table']:<60} {row['deals']:>4} deals  {row['candidate_vs_others']:+7.2f}"
             f" {row['baseline_vs_others']:+7.2f}  {row['difference']:+6.2f}"
             f" {row['difference_ci95']}"
         )
-    print(f"{'pooled':<60} {deals:>4} deals  {overall.mean:+6.2f} {interval(overall)}")
+    print(
+        f"{'pooled':<60} {pooled['deals']:>4} deals  {pooled['difference']:+6.2f}"
+        f" {pooled['difference_ci95']}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("pairs", nargs="+", metavar="CAND_DIR:BASE_DIR")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    args = parser.parse_args()
+    pairs = []
+    for pair in args.pairs:
+        ours, sep, theirs = pair.partition(":")
+        if not sep:
+            raise SystemExit(f"error: {pair!r} is not CAND_DIR:BASE_DIR")
+        pairs.append((Path(ours), Path(theirs)))
+    try:
+        result = compare(pairs)
+    except ValueError as error:
+        raise SystemExit(f"error: {error}") from None
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_screen(result)
 
 
 def _whole_games(directory: Path) -> bool:
