@@ -128,6 +128,8 @@ def main() -> None:
         try:
             done = {key: future.result() for key, future in futures.items()}
         except RuntimeError as error:
+            # The runs not started yet are dropped: the error is told once those playing end.
+            pool.shutdown(cancel_futures=True)
             raise SystemExit(f"error: {error}") from None
 
     def pairs(names: dict[str, tuple[str, ...]]) -> list[tuple[Path, Path]]:

@@ -48,3 +48,23 @@ def test_bad_screens_are_refused_with_one_line(tmp_path: Path) -> None:
         "gauntlet.py", "nobot", "--tables", "mc64", "--deals", "1", "--dir", str(tmp_path)
     )
     assert "nobot" in message
+
+
+def test_a_failed_run_stops_the_screen_without_playing_the_runs_still_waiting(
+    tmp_path: Path,
+) -> None:
+    # One run at a time: the baseline's first run plays, the candidate's fails at once, and the
+    # one worker has taken up the next run before the failure is seen; the five others wait.
+    arguments = ("cmd:false", "--baseline", "greedy", "--deals", "1", "--jobs", "1")
+    tables = ("--tables", "mc64", "mixed", "--seeds", "3", "4", "--dir", str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "gauntlet.py"), *arguments, *tables],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    *played, error = result.stderr.strip().splitlines()
+    assert error.startswith("error: cmd:false at mc:64 mc:64 mc:64: ")
+    assert len(played) == 2 and all(line.startswith("played greedy") for line in played)
+    assert len(list(tmp_path.glob("*/*/arena.json"))) == 2
