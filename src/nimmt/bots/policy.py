@@ -244,6 +244,12 @@ class ModelPolicy:
         self.weights = (shipped_weights() if weights is None else weights) / np.float32(temperature)
         self._own_weights = None if own_weights is None else own_weights / np.float32(temperature)
         """Seat 0's weights, when they are not everyone's."""
+        self._kernel_weights = (
+            self.weights
+            if self._own_weights is None
+            else np.stack([self._own_weights, self.weights])
+        )
+        """What the compiled turns score with: everyone's weights, or seat 0's then the others'."""
         self._rng = rng
         # Seat 0's scores divided by its own temperature draw the same card as the others'
         # scaling with its noise scaled by own / temperature (Gumbel-max is scale-free).
@@ -274,15 +280,9 @@ class ModelPolicy:
             batch.heads,
             batch.hands,
             batch.penalties,
-            self._kernel_weights(),
+            self._kernel_weights,
             noise,
         )
-
-    def _kernel_weights(self) -> npt.NDArray[np.float32]:
-        """What the compiled turns score with: everyone's weights, or seat 0's then the others'."""
-        if self._own_weights is None:
-            return self.weights
-        return np.stack([self._own_weights, self.weights])
 
     def __call__(self, batch: Batch) -> IntArray:
         hands = batch.hands
@@ -291,7 +291,7 @@ class ModelPolicy:
             from nimmt.bots import kernels
 
             return kernels.model_choices(
-                batch.ends, batch.lengths, batch.heads, hands, self._kernel_weights(), noise
+                batch.ends, batch.lengths, batch.heads, hands, self._kernel_weights, noise
             )
         key = card_logits(batch, self.weights) + noise
         if self._own_weights is not None:
