@@ -228,8 +228,8 @@ class ModelPolicy:
     ``own_temperature`` is seat 0's (the deciding seat's) instead, when given: a search may
     play its own later cards more firmly than it expects the others to play theirs.
     ``own_weights``, when given, score seat 0's cards instead of ``weights``: a search may play
-    its own later cards by a stronger policy than the one it expects of the others (a policy
-    trained by self-play, ``scripts/train_policy.py selfplay``)."""
+    its own later cards by another policy than the one it expects of the others (experiments:
+    ``strong:own_weights``)."""
 
     def __init__(
         self,

@@ -72,9 +72,10 @@ class StrongSettings:
     to one written by ``scripts/train_policy.py fit`` (experiments)."""
     own_weights: str = ""
     """With the model's rollouts: the weights that play the deciding seat's own later cards
-    (empty: ``weights``, as the others'), a file shipped with :mod:`nimmt.bots` or a path. The
-    search plays its own later cards better than the model of the others predicts; a policy
-    trained by self-play (``scripts/train_policy.py selfplay``) plays them closer to that."""
+    (empty: ``weights``, as the others'), a file shipped with :mod:`nimmt.bots` or a path, for
+    experiments. Weights trained by self-play (``scripts/train_policy.py selfplay``) play better
+    but made the search worse (``docs/bots.md``, "A ninth screen"): the rollouts must predict
+    the search's own play, which the shipped weights already do."""
     own_temperature: float = 0.0
     """With the model's rollouts: divides the deciding seat's own scores in its later turns
     instead (0: ``temperature``, as the others'). Lower: the search expects to play its own
